@@ -1,0 +1,49 @@
+package event
+
+// Disposition says what a normalizer does with one kind of native event.
+// It feeds the drift census: a new CLI version that emits shapes the
+// normalizer does not know shows up as DispositionUnknown.
+type Disposition string
+
+// The dispositions a normalizer can report.
+const (
+	// DispositionHandled: the native event is mapped to normalized events.
+	DispositionHandled Disposition = "handled"
+	// DispositionIgnored: the normalizer drops it on purpose (Reason says why).
+	DispositionIgnored Disposition = "ignored"
+	// DispositionUnknown: the normalizer has never seen this type; it is
+	// passed on as a KindUnknown event.
+	DispositionUnknown Disposition = "unknown"
+)
+
+// Classification is a normalizer's verdict on one native line, for the census.
+type Classification struct {
+	// NativeType is the provider's type path: "system/init",
+	// "stream_event/content_block_delta/text_delta", "item.completed/reasoning".
+	NativeType  string      `json:"nativeType"`
+	Disposition Disposition `json:"disposition"`
+	Reason      string      `json:"reason,omitempty"`
+	// UnknownFields lists top-level (or type-relevant nested) field names
+	// present in the line that the normalizer has never seen for this type.
+	UnknownFields []string `json:"unknownFields,omitempty"`
+}
+
+// Normalizer is what every provider normalizer implements: bytes in, events
+// out, one native line at a time, with state kept between lines. It does no
+// I/O and reads no clock.
+//
+// Line handles one complete native line (without its newline). ref is the
+// caller's identifier for the line (a line number, or the capture sequence
+// number) and is put into Cause of every event derived from it. The returned
+// slice is owned by the caller.
+//
+// End tells the normalizer the stream is over; it returns what the end
+// implies (an incomplete result when no terminal event was seen, the flush
+// of a half-open block).
+//
+// Classify reports how Line treats a line, without changing any state.
+type Normalizer interface {
+	Line(ref int64, line []byte) []Event
+	End() []Event
+	Classify(line []byte) Classification
+}
