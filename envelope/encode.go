@@ -1,0 +1,198 @@
+package envelope
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// AppendRecord appends r as one JSON line (with its "\n") to dst. Keys come
+// in a fixed order, the payload is copied byte for byte, and unknown fields
+// kept in r.Extra follow the known ones. An empty payload is written as null.
+func AppendRecord(dst []byte, r *Record) []byte {
+	dst = append(dst, `{"schemaVersion":`...)
+	dst = strconv.AppendInt(dst, int64(r.SchemaVersion), 10)
+	dst = appendStringField(dst, "captureId", r.CaptureID)
+	dst = append(dst, `,"sequence":`...)
+	dst = strconv.AppendInt(dst, r.Sequence, 10)
+	dst = appendStringField(dst, "timestamp", r.Timestamp)
+	dst = appendStringField(dst, "provider", r.Provider)
+	dst = appendStringField(dst, "sessionId", r.SessionID)
+	dst = appendStringField(dst, "turnId", r.TurnID)
+	dst = appendStringField(dst, "stage", string(r.Stage))
+	dst = appendStringField(dst, "eventType", r.EventType)
+	dst = append(dst, `,"payload":`...)
+	if len(r.Payload) == 0 {
+		dst = append(dst, "null"...)
+	} else {
+		dst = append(dst, r.Payload...)
+	}
+	dst = append(dst, `,"redactions":[`...)
+	for i, red := range r.Redactions {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `{"rule":`...)
+		dst = appendJSONString(dst, red.Rule)
+		dst = appendStringField(dst, "pointer", red.Pointer)
+		dst = append(dst, `,"count":`...)
+		dst = strconv.AppendInt(dst, int64(red.Count), 10)
+		dst = append(dst, `,"originalLength":`...)
+		dst = strconv.AppendInt(dst, int64(red.OriginalLength), 10)
+		dst = append(dst, '}')
+	}
+	dst = append(dst, ']')
+	for _, opt := range [...]struct{ key, val string }{
+		{"model", r.Model}, {"agent", r.Agent}, {"permissionMode", r.PermissionMode},
+		{"cwdHash", r.CwdHash}, {"projectHash", r.ProjectHash}, {"source", r.Source}, {"notes", r.Notes},
+	} {
+		if opt.val != "" {
+			dst = appendStringField(dst, opt.key, opt.val)
+		}
+	}
+	if len(r.Cause) > 0 {
+		dst = append(dst, `,"cause":[`...)
+		for i, c := range r.Cause {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = strconv.AppendInt(dst, c, 10)
+		}
+		dst = append(dst, ']')
+	}
+	for _, f := range r.Extra {
+		dst = append(dst, ',')
+		if f.RawKey != nil {
+			dst = append(dst, f.RawKey...)
+		} else {
+			dst = appendJSONString(dst, f.Key)
+		}
+		dst = append(dst, ':')
+		dst = append(dst, f.Value...)
+	}
+	return append(dst, '}', '\n')
+}
+
+func appendStringField(dst []byte, key, val string) []byte {
+	dst = append(dst, ',', '"')
+	dst = append(dst, key...)
+	dst = append(dst, '"', ':')
+	return appendJSONString(dst, val)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string. Unlike encoding/json it does
+// not escape <, > and &, so text stays readable; invalid UTF-8 becomes U+FFFD, written as is so a second round trip is stable
+// (callers that must keep bytes exact use EncodeNativeLine first).
+func appendJSONString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && b != 0x7f {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '"', '\\':
+				dst = append(dst, '\\', b)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\uFFFD"...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// AppendJSONString appends s to dst as a JSON string literal, escaping only
+// what JSON requires (plus DEL and U+2028/2029). Exported for packages that
+// hand-build JSON lines in the same style.
+func AppendJSONString(dst []byte, s string) []byte { return appendJSONString(dst, s) }
+
+// NativeLine says how EncodeNativeLine stored a line.
+type NativeLine int
+
+// How a native line is stored in a payload.
+const (
+	// NativeJSON: the line is valid JSON and is the payload byte for byte.
+	NativeJSON NativeLine = iota
+	// NativeText: the line is valid UTF-8 but not JSON; the payload is a
+	// JSON string holding it exactly.
+	NativeText
+	// NativeBinary: the line is not valid UTF-8; the payload is
+	// {"encoding":"base64","data":"…"} so that no byte is lost.
+	NativeBinary
+)
+
+// EncodeNativeLine turns one line an agent printed into a payload without
+// losing a byte: JSON lines are kept as they are, other text becomes a JSON
+// string, invalid UTF-8 becomes base64. DecodeNativeLine reverses it.
+func EncodeNativeLine(line []byte) (json.RawMessage, NativeLine) {
+	if len(line) > 0 && gjson.ValidBytes(line) && (line[0] == '{' || line[0] == '[') {
+		return json.RawMessage(line), NativeJSON
+	}
+	return EncodeTextLine(line)
+}
+
+// EncodeTextLine stores a line as text whatever it contains (stderr lines):
+// a JSON string when it is valid UTF-8, base64 otherwise.
+func EncodeTextLine(line []byte) (json.RawMessage, NativeLine) {
+	if utf8.Valid(line) {
+		return appendJSONString(make([]byte, 0, len(line)+2), string(line)), NativeText
+	}
+	out := make([]byte, 0, base64.StdEncoding.EncodedLen(len(line))+32)
+	out = append(out, `{"encoding":"base64","data":"`...)
+	out = base64.StdEncoding.AppendEncode(out, line)
+	return append(out, `"}`...), NativeBinary
+}
+
+// DecodeNativeLine returns the original bytes of a native line payload
+// written by EncodeNativeLine with the given event type.
+func DecodeNativeLine(eventType string, payload []byte) []byte {
+	if eventType != EventNonJSON && eventType != EventStderr {
+		return payload
+	}
+	p := gjson.ParseBytes(payload)
+	if p.Type == gjson.String {
+		return []byte(p.String())
+	}
+	if p.IsObject() && p.Get("encoding").String() == "base64" {
+		b, err := base64.StdEncoding.DecodeString(p.Get("data").String())
+		if err == nil {
+			return b
+		}
+	}
+	return payload
+}

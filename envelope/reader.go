@@ -1,0 +1,257 @@
+package envelope
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/evcap/evcap/internal/lines"
+	"github.com/tidwall/gjson"
+)
+
+// LineError is a problem with one line of a capture. It names the file, the
+// 1-based line number and, when the line got far enough to tell, the
+// record's sequence number.
+type LineError struct {
+	File     string
+	Line     int64
+	Sequence int64
+	Err      error
+}
+
+func (e *LineError) Error() string {
+	if e.Sequence > 0 {
+		return fmt.Sprintf("%s:%d: sequence %d: %v", e.File, e.Line, e.Sequence, e.Err)
+	}
+	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+}
+
+func (e *LineError) Unwrap() error { return e.Err }
+
+// Upgrade rewrites one record line of schema version N into version N+1.
+type Upgrade func(line []byte) ([]byte, error)
+
+// ReaderOptions configure a Reader.
+type ReaderOptions struct {
+	// Upgrades maps a schema version N to the function that lifts a line of
+	// version N to N+1. Lines of older versions are upgraded step by step
+	// to SchemaVersion; anything else is ErrUnsupportedVersion.
+	Upgrades map[int]Upgrade
+}
+
+// Reader streams records from a capture, one line at a time, in memory
+// proportional to the longest line.
+type Reader struct {
+	lr   *lines.Reader
+	name string
+	opts ReaderOptions
+	done bool
+}
+
+// NewReader reads records from r; name is used in error messages (a file
+// name, or "-" for standard input).
+func NewReader(r io.Reader, name string, opts ReaderOptions) *Reader {
+	return &Reader{lr: lines.NewReader(r), name: name, opts: opts}
+}
+
+// Next returns the next record. The record is freshly allocated and owned by
+// the caller. Errors:
+//   - io.EOF at the end;
+//   - a *LineError wrapping ErrInvalidLine or ErrUnsupportedVersion for a
+//     bad line: the Reader stays usable and the next call reads on;
+//   - a *LineError wrapping ErrTornLine when the capture ends without a
+//     final newline (after every complete record was returned), then io.EOF.
+func (r *Reader) Next() (*Record, error) {
+	if r.done {
+		return nil, io.EOF
+	}
+	for {
+		line, err := r.lr.Next()
+		if errors.Is(err, lines.ErrTorn) {
+			r.done = true
+			le := &LineError{File: r.name, Line: r.lr.Line(), Err: ErrTornLine}
+			if seq := gjson.GetBytes(line, "sequence"); seq.Type == gjson.Number {
+				le.Sequence = seq.Int()
+			}
+			return nil, le
+		}
+		if err != nil {
+			if err == io.EOF {
+				r.done = true
+				return nil, io.EOF
+			}
+			return nil, fmt.Errorf("%s: read: %w", r.name, err)
+		}
+		if len(line) == 0 || (len(line) == 1 && line[0] == '\r') {
+			// Tolerate blank lines (an editor's trailing newline).
+			continue
+		}
+		rec, err := r.parse(line)
+		if err != nil {
+			le := &LineError{File: r.name, Line: r.lr.Line(), Err: err}
+			if seq := gjson.GetBytes(line, "sequence"); seq.Type == gjson.Number {
+				le.Sequence = seq.Int()
+			}
+			return nil, le
+		}
+		return rec, nil
+	}
+}
+
+// Line is the 1-based line number of the record (or error) last returned.
+func (r *Reader) Line() int64 { return r.lr.Line() }
+
+func (r *Reader) parse(line []byte) (*Record, error) {
+	if !gjson.ValidBytes(line) {
+		return nil, fmt.Errorf("%w: not JSON", ErrInvalidLine)
+	}
+	v := gjson.GetBytes(line, "schemaVersion")
+	if v.Type != gjson.Number {
+		return nil, fmt.Errorf("%w: schemaVersion missing or not a number", ErrInvalidLine)
+	}
+	version := int(v.Int())
+	for version != SchemaVersion {
+		up, ok := r.opts.Upgrades[version]
+		if !ok || version > SchemaVersion {
+			return nil, fmt.Errorf("%w %d (this evcap reads %d)", ErrUnsupportedVersion, version, SchemaVersion)
+		}
+		next, err := up(line)
+		if err != nil {
+			return nil, fmt.Errorf("upgrade from schemaVersion %d: %w", version, err)
+		}
+		line = next
+		nv := int(gjson.GetBytes(line, "schemaVersion").Int())
+		if nv != version+1 {
+			return nil, fmt.Errorf("upgrade from schemaVersion %d produced version %d", version, nv)
+		}
+		version = nv
+	}
+	return ParseRecord(line)
+}
+
+// ParseRecord decodes one current-version record line (without its
+// newline). The payload and extra fields are copied verbatim.
+func ParseRecord(line []byte) (*Record, error) {
+	root := gjson.ParseBytes(line)
+	if !root.IsObject() {
+		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidLine)
+	}
+	rec := &Record{}
+	var perr error
+	seen := 0
+	str := func(key string, val gjson.Result, dst *string) bool {
+		if val.Type != gjson.String {
+			perr = fmt.Errorf("%w: %s is not a string", ErrInvalidLine, key)
+			return false
+		}
+		*dst = val.String()
+		return true
+	}
+	root.ForEach(func(k, val gjson.Result) bool {
+		key := k.String()
+		switch key {
+		case "schemaVersion":
+			rec.SchemaVersion = int(val.Int())
+			seen |= 1 << 0
+		case "captureId":
+			seen |= 1 << 1
+			return str(key, val, &rec.CaptureID)
+		case "sequence":
+			if val.Type != gjson.Number || val.Int() < 1 || float64(val.Int()) != val.Float() {
+				perr = fmt.Errorf("%w: sequence must be a positive integer", ErrInvalidLine)
+				return false
+			}
+			rec.Sequence = val.Int()
+			seen |= 1 << 2
+		case "timestamp":
+			seen |= 1 << 3
+			return str(key, val, &rec.Timestamp)
+		case "provider":
+			seen |= 1 << 4
+			return str(key, val, &rec.Provider)
+		case "sessionId":
+			seen |= 1 << 5
+			return str(key, val, &rec.SessionID)
+		case "turnId":
+			seen |= 1 << 6
+			return str(key, val, &rec.TurnID)
+		case "stage":
+			seen |= 1 << 7
+			var s string
+			if !str(key, val, &s) {
+				return false
+			}
+			rec.Stage = Stage(s)
+		case "eventType":
+			seen |= 1 << 8
+			return str(key, val, &rec.EventType)
+		case "payload":
+			seen |= 1 << 9
+			rec.Payload = append(json.RawMessage(nil), val.Raw...)
+		case "redactions":
+			seen |= 1 << 10
+			if !val.IsArray() {
+				perr = fmt.Errorf("%w: redactions is not an array", ErrInvalidLine)
+				return false
+			}
+			rec.Redactions = []Redaction{}
+			if err := json.Unmarshal([]byte(val.Raw), &rec.Redactions); err != nil {
+				perr = fmt.Errorf("%w: redactions: %v", ErrInvalidLine, err)
+				return false
+			}
+		case "model":
+			return str(key, val, &rec.Model)
+		case "agent":
+			return str(key, val, &rec.Agent)
+		case "permissionMode":
+			return str(key, val, &rec.PermissionMode)
+		case "cwdHash":
+			return str(key, val, &rec.CwdHash)
+		case "projectHash":
+			return str(key, val, &rec.ProjectHash)
+		case "source":
+			return str(key, val, &rec.Source)
+		case "notes":
+			return str(key, val, &rec.Notes)
+		case "cause":
+			if !val.IsArray() {
+				perr = fmt.Errorf("%w: cause is not an array", ErrInvalidLine)
+				return false
+			}
+			for _, c := range val.Array() {
+				if c.Type != gjson.Number || c.Int() < 1 {
+					perr = fmt.Errorf("%w: cause holds a non-sequence value %s", ErrInvalidLine, c.Raw)
+					return false
+				}
+				rec.Cause = append(rec.Cause, c.Int())
+			}
+		default:
+			rec.Extra = append(rec.Extra, Field{Key: key, Value: append(json.RawMessage(nil), val.Raw...), RawKey: append(json.RawMessage(nil), k.Raw...)})
+		}
+		return true
+	})
+	if perr != nil {
+		return nil, perr
+	}
+	if missing := missingFields(seen); missing != "" {
+		return nil, fmt.Errorf("%w: missing required field %s", ErrInvalidLine, missing)
+	}
+	if !rec.Stage.Valid() {
+		return nil, fmt.Errorf("%w: unknown stage %q", ErrInvalidLine, rec.Stage)
+	}
+	return rec, nil
+}
+
+// RequiredFields are the fields every record has, in file order.
+var RequiredFields = []string{"schemaVersion", "captureId", "sequence", "timestamp", "provider",
+	"sessionId", "turnId", "stage", "eventType", "payload", "redactions"}
+
+func missingFields(seen int) string {
+	for i, name := range RequiredFields {
+		if seen&(1<<i) == 0 {
+			return name
+		}
+	}
+	return ""
+}
