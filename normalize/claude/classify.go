@@ -1,0 +1,166 @@
+package claude
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/evcap/evcap/event"
+	"github.com/tidwall/gjson"
+)
+
+// nativeInvalid is the native type of a line that is not a JSON object
+// (a torn last line, a stray log line).
+const nativeInvalid = "(invalid json)"
+
+// nativeType names a line's type path: type, then subtype (system,
+// result), the stream event type and its delta or block type, or the
+// content block types of an assistant or user message.
+func nativeType(v gjson.Result) string {
+	typ := v.Get("type").String()
+	switch typ {
+	case "system", "result":
+		return typ + "/" + v.Get("subtype").String()
+	case "stream_event":
+		e := v.Get("event")
+		s := typ + "/" + e.Get("type").String()
+		if d := e.Get("delta.type"); d.Exists() {
+			s += "/" + d.String()
+		} else if b := e.Get("content_block.type"); b.Exists() {
+			s += "/" + b.String()
+		}
+		return s
+	case "assistant", "user":
+		c := v.Get("message.content")
+		if c.Type == gjson.String {
+			return typ + "/string"
+		}
+		var kinds []string
+		for _, b := range c.Array() {
+			if k := b.Get("type").String(); !slices.Contains(kinds, k) {
+				kinds = append(kinds, k)
+			}
+		}
+		if len(kinds) == 0 {
+			return typ + "/empty"
+		}
+		return typ + "/" + strings.Join(kinds, "+")
+	}
+	if typ == "" {
+		return "(no type)"
+	}
+	return typ
+}
+
+// ignoredReason lists the native types Line drops on purpose, and why.
+var ignoredReason = map[string]string{
+	"system/thinking_tokens":                           "running estimate of thinking tokens; the thinking text itself is normalized and real counts come with usage",
+	"stream_event/message_stop":                        "carries no data: blocks are closed by content_block_stop and usage by message_delta",
+	"stream_event/ping":                                "keep-alive",
+	"stream_event/content_block_delta/signature_delta": "opaque signature of a thinking block, meaningless to a reader",
+	"stream_event/content_block_delta/citations_delta": "citations are not part of the normalized model",
+	"user/text":   "the prompt echoed back; evcap normalizes the agent's output",
+	"user/string": "the prompt echoed back; evcap normalizes the agent's output",
+	"user/image":  "the prompt echoed back; evcap normalizes the agent's output",
+}
+
+// handledTypes lists the native types Line maps to events. Other types of
+// the families that have a subtype or block type (system, stream_event,
+// assistant, result) become unknown events.
+var handledTypes = map[string]bool{
+	"system/init": true, "system/api_retry": true, "system/status": true,
+	"stream_event/message_start": true, "stream_event/message_delta": true,
+	"stream_event/content_block_start/text": true, "stream_event/content_block_start/thinking": true,
+	"stream_event/content_block_start/tool_use": true, "stream_event/content_block_start/server_tool_use": true,
+	"stream_event/content_block_delta/text_delta": true, "stream_event/content_block_delta/thinking_delta": true,
+	"stream_event/content_block_delta/input_json_delta": true,
+	"stream_event/content_block_stop":                   true, "stream_event/error": true,
+	"user/tool_result": true,
+}
+
+// handledBlocks are the assistant content block types Line maps.
+var handledBlocks = []string{"text", "thinking", "tool_use", "server_tool_use"}
+
+// commonFields appear on (almost) every line.
+var commonFields = []string{"type", "subtype", "uuid", "session_id"}
+
+// knownFields lists, per type or type/subtype, the top-level fields seen in
+// the corpus (Claude Code 2.1.197) or documented by the Agent SDK types
+// (formats.md §1.1). Anything else is reported by Classify as unknown, so
+// that the census shows what a new CLI version added.
+var knownFields = map[string][]string{
+	"system/init": {"cwd", "tools", "mcp_servers", "model", "permissionMode", "slash_commands",
+		"apiKeySource", "claude_code_version", "output_style", "agents", "skills", "plugins",
+		"analytics_disabled", "product_feedback_disabled", "memory_paths", "fast_mode_state",
+		"betas", "effort", "capabilities"},
+	"system/api_retry":       {"attempt", "max_retries", "retry_delay_ms", "error_status", "error", "no_response"},
+	"system/status":          {"status", "permissionMode", "compact_result", "compact_error"},
+	"system/thinking_tokens": {"estimated_tokens", "estimated_tokens_delta"},
+	"stream_event":           {"event", "parent_tool_use_id", "ttft_ms"},
+	"assistant":              {"message", "parent_tool_use_id", "error", "request_id", "timestamp"},
+	"user": {"message", "parent_tool_use_id", "tool_use_result", "timestamp", "origin",
+		"isSynthetic", "isReplay"},
+	"result": {"duration_ms", "duration_api_ms", "is_error", "num_turns", "result", "stop_reason",
+		"total_cost_usd", "usage", "modelUsage", "permission_denials", "structured_output",
+		"deferred_tool_use", "api_error_status", "terminal_reason", "ttft_ms", "ttft_stream_ms",
+		"time_to_request_ms", "fast_mode_state", "errors"},
+}
+
+// Classify reports how Line treats line, for the drift census. It reads
+// no state and changes none.
+func (n *Normalizer) Classify(line []byte) event.Classification {
+	if len(strings.TrimSpace(string(line))) == 0 {
+		return event.Classification{NativeType: "(blank)", Disposition: event.DispositionIgnored, Reason: "blank line"}
+	}
+	if !gjson.ValidBytes(line) {
+		return event.Classification{NativeType: nativeInvalid, Disposition: event.DispositionUnknown}
+	}
+	v := gjson.ParseBytes(line)
+	if !v.IsObject() {
+		return event.Classification{NativeType: nativeInvalid, Disposition: event.DispositionUnknown}
+	}
+	nt := nativeType(v)
+	c := event.Classification{NativeType: nt, Disposition: event.DispositionUnknown}
+	switch {
+	case ignoredReason[nt] != "":
+		c.Disposition, c.Reason = event.DispositionIgnored, ignoredReason[nt]
+	case handledTypes[nt], strings.HasPrefix(nt, "result/"):
+		c.Disposition = event.DispositionHandled
+	case strings.HasPrefix(nt, "user/"):
+		// A user message mixing tool results with other blocks: the tool
+		// results are mapped, the rest is the echoed prompt.
+		if strings.Contains(nt, "tool_result") {
+			c.Disposition = event.DispositionHandled
+		}
+	case strings.HasPrefix(nt, "assistant/"):
+		c.Disposition = event.DispositionHandled
+		for _, k := range strings.Split(strings.TrimPrefix(nt, "assistant/"), "+") {
+			if !slices.Contains(handledBlocks, k) {
+				c.Disposition = event.DispositionUnknown
+			}
+		}
+		if v.Get("message.model").String() == "<synthetic>" {
+			c.Disposition = event.DispositionHandled
+		}
+	}
+	if c.Disposition != event.DispositionUnknown {
+		c.UnknownFields = unknownFields(v, nt)
+	}
+	return c
+}
+
+// unknownFields lists the top-level fields of v that are not known for its
+// native type, in the order they appear.
+func unknownFields(v gjson.Result, nt string) []string {
+	known, ok := knownFields[nt]
+	if !ok {
+		known = knownFields[v.Get("type").String()]
+	}
+	var out []string
+	v.ForEach(func(k, _ gjson.Result) bool {
+		if !slices.Contains(commonFields, k.String()) && !slices.Contains(known, k.String()) {
+			out = append(out, k.String())
+		}
+		return true
+	})
+	return out
+}

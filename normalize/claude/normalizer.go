@@ -1,0 +1,423 @@
+package claude
+
+import (
+	"encoding/json"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/evcap/evcap/event"
+	"github.com/tidwall/gjson"
+)
+
+// Normalizer turns Claude Code stream-json lines into normalized events. It
+// keeps the state that spans lines: the open content blocks of a streamed
+// message and which messages arrived as stream events. It does no I/O.
+// The zero value is not ready; use New.
+type Normalizer struct {
+	sawLine   bool
+	sawResult bool
+	// sawFatal is set once a fatal error event was emitted in this turn, so
+	// that the error result that follows does not report it twice.
+	sawFatal bool
+
+	// streamed holds the ids of messages announced by a message_start:
+	// their assistant lines repeat what the deltas already said.
+	streamed map[string]bool
+	// msgID and msgUsage belong to the message being streamed.
+	msgID    string
+	msgUsage event.Usage
+	blocks   map[int64]*block
+
+	// parts counts the content blocks seen per message in assistant lines
+	// (one block per line), to give each a part id like a stream index.
+	parts   map[string]int
+	usageOf map[string]bool
+}
+
+// block is one content block of a streamed message, open between its
+// content_block_start and content_block_stop.
+type block struct {
+	kind  event.Kind // text, thinking or tool; "" for blocks we pass over
+	id    string     // tool_use id
+	name  string     // tool name as the provider gives it
+	text  strings.Builder
+	cause []int64
+}
+
+// New returns a Normalizer at the start of a stream.
+func New() *Normalizer {
+	return &Normalizer{
+		streamed: map[string]bool{},
+		blocks:   map[int64]*block{},
+		parts:    map[string]int{},
+		usageOf:  map[string]bool{},
+	}
+}
+
+// Line normalizes one native line (without its newline). ref goes into the
+// Cause of every event derived from the line. Lines that are not JSON give
+// one unknown event; blank lines give nothing.
+func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
+	if len(strings.TrimSpace(string(line))) == 0 {
+		return nil
+	}
+	n.sawLine = true
+	if !gjson.ValidBytes(line) {
+		return []event.Event{unknown(ref, nativeInvalid)}
+	}
+	v := gjson.ParseBytes(line)
+	if !v.IsObject() {
+		return []event.Event{unknown(ref, nativeInvalid)}
+	}
+	switch v.Get("type").String() {
+	case "system":
+		return n.system(ref, v)
+	case "stream_event":
+		return n.streamEvent(ref, v)
+	case "assistant":
+		return n.assistant(ref, v)
+	case "user":
+		return n.user(ref, v)
+	case "result":
+		return n.result(ref, v)
+	}
+	return []event.Event{unknown(ref, nativeType(v))}
+}
+
+// End reports the end of the stream: it closes blocks left open by a cut
+// stream and, when no result line arrived, reports an incomplete result.
+func (n *Normalizer) End() []event.Event {
+	var out []event.Event
+	for _, idx := range sortedKeys(n.blocks) {
+		if ev, ok := n.closeBlock(idx, nil); ok {
+			out = append(out, ev)
+		}
+	}
+	if n.sawLine && !n.sawResult {
+		out = append(out, event.Event{Kind: event.KindResult, Phase: event.PhaseFailed,
+			Result: &event.Result{Subtype: "incomplete", IsError: true}})
+	}
+	return out
+}
+
+func (n *Normalizer) system(ref int64, v gjson.Result) []event.Event {
+	switch v.Get("subtype").String() {
+	case "init":
+		// A new turn may follow a result when input is streamed in.
+		n.sawResult, n.sawFatal = false, false
+		return []event.Event{{Kind: event.KindInit, Phase: event.PhaseCompleted,
+			SessionID: v.Get("session_id").String(), Model: v.Get("model").String(),
+			Version: v.Get("claude_code_version").String(), Cause: []int64{ref}}}
+	case "api_retry":
+		return []event.Event{{Kind: event.KindRetry, Phase: event.PhaseUpdated, Cause: []int64{ref},
+			Retry: &event.Retry{
+				Attempt:    int(v.Get("attempt").Int()),
+				MaxRetries: int(v.Get("max_retries").Int()),
+				DelayMs:    int64(math.Round(v.Get("retry_delay_ms").Float())),
+				Status:     int(v.Get("error_status").Int()),
+				Error:      v.Get("error").String(),
+			}}}
+	case "status":
+		return []event.Event{{Kind: event.KindStatus, Phase: event.PhaseUpdated,
+			Status: v.Get("status").String(), NativeType: "system/status", Cause: []int64{ref}}}
+	case "thinking_tokens":
+		return nil // see ignoredReason
+	}
+	return []event.Event{unknown(ref, nativeType(v))}
+}
+
+func (n *Normalizer) streamEvent(ref int64, v gjson.Result) []event.Event {
+	e := v.Get("event")
+	switch e.Get("type").String() {
+	case "message_start":
+		m := e.Get("message")
+		n.msgID = m.Get("id").String()
+		n.streamed[n.msgID] = true
+		n.usageOf[n.msgID] = true
+		n.msgUsage = anthropicUsage(m.Get("usage"))
+		clear(n.blocks)
+		u := n.msgUsage
+		return []event.Event{{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: n.msgID,
+			Usage: &u, Cause: []int64{ref}}}
+	case "content_block_start":
+		return n.blockStart(ref, v)
+	case "content_block_delta":
+		return n.blockDelta(ref, v)
+	case "content_block_stop":
+		if ev, ok := n.closeBlock(e.Get("index").Int(), &ref); ok {
+			return []event.Event{ev}
+		}
+		return nil
+	case "message_delta":
+		// The delta's counts are running totals for this message; input
+		// and cache counts only come with message_start.
+		u := n.msgUsage
+		mu := e.Get("usage")
+		if x := mu.Get("output_tokens"); x.Exists() {
+			u.OutputTokens = x.Int()
+		}
+		if x := mu.Get("input_tokens"); x.Exists() && x.Int() > 0 {
+			u.InputTokens = x.Int()
+		}
+		n.msgUsage = u
+		return []event.Event{{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: n.msgID,
+			Usage: &u, Cause: []int64{ref}}}
+	case "message_stop", "ping":
+		return nil // see ignoredReason
+	case "error":
+		return []event.Event{{Kind: event.KindError, Phase: event.PhaseFailed, Cause: []int64{ref},
+			Error: &event.Error{Type: e.Get("error.type").String(), Message: e.Get("error.message").String()}}}
+	}
+	return []event.Event{unknown(ref, nativeType(v))}
+}
+
+func (n *Normalizer) blockStart(ref int64, v gjson.Result) []event.Event {
+	e := v.Get("event")
+	idx := e.Get("index").Int()
+	cb := e.Get("content_block")
+	b := &block{cause: []int64{ref}}
+	n.blocks[idx] = b
+	base := event.Event{Phase: event.PhaseStarted, MessageID: n.msgID,
+		PartID: strconv.FormatInt(idx, 10), Cause: []int64{ref}}
+	switch cb.Get("type").String() {
+	case "text":
+		b.kind = event.KindText
+		b.text.WriteString(cb.Get("text").String())
+	case "thinking":
+		b.kind = event.KindThinking
+		b.text.WriteString(cb.Get("thinking").String())
+	case "tool_use", "server_tool_use":
+		b.kind = event.KindTool
+		b.id, b.name = cb.Get("id").String(), cb.Get("name").String()
+		name, _ := toolName(b.name, gjson.Result{})
+		base.PartID, base.ToolCallID = "", b.id
+		base.Tool = &event.Tool{Name: name}
+	default:
+		return []event.Event{unknown(ref, nativeType(v))}
+	}
+	base.Kind = b.kind
+	return []event.Event{base}
+}
+
+func (n *Normalizer) blockDelta(ref int64, v gjson.Result) []event.Event {
+	e := v.Get("event")
+	d := e.Get("delta")
+	b := n.blocks[e.Get("index").Int()]
+	var piece string
+	switch d.Get("type").String() {
+	case "text_delta":
+		piece = d.Get("text").String()
+	case "thinking_delta":
+		piece = d.Get("thinking").String()
+	case "input_json_delta":
+		piece = d.Get("partial_json").String()
+	case "signature_delta", "citations_delta":
+		return nil // see ignoredReason
+	default:
+		return []event.Event{unknown(ref, nativeType(v))}
+	}
+	if b == nil {
+		// A delta for a block that never started: keep the text visible.
+		b = &block{kind: event.KindText}
+		if d.Get("type").String() == "thinking_delta" {
+			b.kind = event.KindThinking
+		}
+		n.blocks[e.Get("index").Int()] = b
+	}
+	b.text.WriteString(piece)
+	b.cause = append(b.cause, ref)
+	if b.kind == event.KindTool || piece == "" {
+		return nil
+	}
+	return []event.Event{{Kind: b.kind, Phase: event.PhaseDelta, MessageID: n.msgID,
+		PartID: strconv.FormatInt(e.Get("index").Int(), 10), Text: piece, Cause: []int64{ref}}}
+}
+
+// closeBlock turns an open block into its completed event. stop is the
+// ref of the content_block_stop line, nil when the stream ended first.
+func (n *Normalizer) closeBlock(idx int64, stop *int64) (event.Event, bool) {
+	b, ok := n.blocks[idx]
+	if !ok {
+		return event.Event{}, false
+	}
+	delete(n.blocks, idx)
+	cause := b.cause
+	if stop != nil {
+		cause = append(cause, *stop)
+	}
+	ev := event.Event{Kind: b.kind, Phase: event.PhaseCompleted, MessageID: n.msgID, Cause: cause}
+	switch b.kind {
+	case event.KindText, event.KindThinking:
+		ev.PartID = strconv.FormatInt(idx, 10)
+		ev.Text = b.text.String()
+	case event.KindTool:
+		ev.ToolCallID = b.id
+		raw := b.text.String()
+		if strings.TrimSpace(raw) == "" {
+			raw = "{}"
+		}
+		in := gjson.Parse(raw)
+		name, summary := toolName(b.name, in)
+		ev.Tool = &event.Tool{Name: name, Summary: summary}
+		if gjson.Valid(raw) {
+			ev.Tool.Input = json.RawMessage(raw)
+		}
+	default:
+		return event.Event{}, false
+	}
+	return ev, true
+}
+
+func (n *Normalizer) assistant(ref int64, v gjson.Result) []event.Event {
+	m := v.Get("message")
+	id := m.Get("id").String()
+	var out []event.Event
+	if m.Get("model").String() == "<synthetic>" || v.Get("error").Exists() {
+		// Claude Code reports a failed API call (401, 400, …) as an
+		// assistant message it made up itself; its text is the error.
+		synthetic := m.Get("model").String() == "<synthetic>"
+		msg := contentText(m.Get("content"))
+		out = append(out, event.Event{Kind: event.KindError, Phase: event.PhaseFailed, MessageID: id,
+			Cause: []int64{ref}, Error: &event.Error{Type: v.Get("error").String(), Message: msg, Fatal: synthetic}})
+		if synthetic {
+			n.sawFatal = true
+			return out
+		}
+	}
+	if n.streamed[id] {
+		// Partial mode: the stream events of this message already gave
+		// (or will give, at content_block_stop) every block.
+		return out
+	}
+	if !n.usageOf[id] {
+		n.usageOf[id] = true
+		u := anthropicUsage(m.Get("usage"))
+		out = append(out, event.Event{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: id,
+			Usage: &u, Cause: []int64{ref}})
+	}
+	for _, c := range m.Get("content").Array() {
+		part := strconv.Itoa(n.parts[id])
+		n.parts[id]++
+		ev := event.Event{Phase: event.PhaseCompleted, MessageID: id, PartID: part, Cause: []int64{ref}}
+		switch c.Get("type").String() {
+		case "text":
+			ev.Kind, ev.Text = event.KindText, c.Get("text").String()
+		case "thinking":
+			ev.Kind, ev.Text = event.KindThinking, c.Get("thinking").String()
+		case "tool_use", "server_tool_use":
+			in := c.Get("input")
+			name, summary := toolName(c.Get("name").String(), in)
+			ev.Kind, ev.PartID, ev.ToolCallID = event.KindTool, "", c.Get("id").String()
+			ev.Tool = &event.Tool{Name: name, Summary: summary}
+			if in.Exists() {
+				ev.Tool.Input = json.RawMessage(in.Raw)
+			}
+		default:
+			ev = unknown(ref, "assistant/"+c.Get("type").String())
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+func (n *Normalizer) user(ref int64, v gjson.Result) []event.Event {
+	var out []event.Event
+	for _, c := range v.Get("message.content").Array() {
+		if c.Get("type").String() != "tool_result" {
+			continue // prompt text echoed back; see ignoredReason
+		}
+		isErr := c.Get("is_error").Bool()
+		output, size := cutOutput(contentText(c.Get("content")))
+		ph := event.PhaseCompleted
+		if isErr {
+			ph = event.PhaseFailed
+		}
+		out = append(out, event.Event{Kind: event.KindToolResult, Phase: ph,
+			ToolCallID: c.Get("tool_use_id").String(), Cause: []int64{ref},
+			ToolResult: &event.ToolResult{IsError: isErr, Output: output, OutputBytes: size}})
+	}
+	return out
+}
+
+func (n *Normalizer) result(ref int64, v gjson.Result) []event.Event {
+	n.sawResult = true
+	isErr := v.Get("is_error").Bool()
+	subtype := v.Get("subtype").String()
+	text := v.Get("result").String()
+	if !v.Get("result").Exists() {
+		var errs []string
+		for _, e := range v.Get("errors").Array() {
+			errs = append(errs, e.String())
+		}
+		text = strings.Join(errs, "\n")
+	}
+	var out []event.Event
+	if u := v.Get("usage"); u.Exists() {
+		tot := anthropicUsage(u)
+		tot.Cumulative = true
+		out = append(out, event.Event{Kind: event.KindUsage, Phase: event.PhaseUpdated, Usage: &tot, Cause: []int64{ref}})
+	}
+	if isErr && !n.sawFatal {
+		msg := text
+		if msg == "" {
+			msg = subtype
+		}
+		typ := subtype
+		if s := v.Get("api_error_status"); s.Type == gjson.Number {
+			typ = "api_error_" + s.Raw
+		}
+		out = append(out, event.Event{Kind: event.KindError, Phase: event.PhaseFailed, Cause: []int64{ref},
+			Error: &event.Error{Type: typ, Message: msg, Fatal: true}})
+	}
+	ph := event.PhaseCompleted
+	if isErr {
+		ph = event.PhaseFailed
+	}
+	n.sawFatal = false
+	return append(out, event.Event{Kind: event.KindResult, Phase: ph, SessionID: v.Get("session_id").String(),
+		Cause: []int64{ref}, Result: &event.Result{
+			Subtype:    subtype,
+			IsError:    isErr,
+			NumTurns:   int(v.Get("num_turns").Int()),
+			CostUSD:    v.Get("total_cost_usd").Float(),
+			DurationMs: v.Get("duration_ms").Int(),
+			Text:       text,
+		}})
+}
+
+// anthropicUsage reads an Anthropic usage object. Anthropic counts input,
+// cache reads and cache writes as disjoint figures; they are kept so.
+func anthropicUsage(u gjson.Result) event.Usage {
+	return event.Usage{
+		InputTokens:      u.Get("input_tokens").Int(),
+		OutputTokens:     u.Get("output_tokens").Int(),
+		CacheReadTokens:  u.Get("cache_read_input_tokens").Int(),
+		CacheWriteTokens: u.Get("cache_creation_input_tokens").Int(),
+	}
+}
+
+// contentText flattens message content that is either a string or a list
+// of blocks; only the text blocks count.
+func contentText(c gjson.Result) string {
+	if c.Type == gjson.String {
+		return c.String()
+	}
+	var parts []string
+	for _, b := range c.Array() {
+		if b.Get("type").String() == "text" {
+			parts = append(parts, b.Get("text").String())
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func unknown(ref int64, native string) event.Event {
+	return event.Event{Kind: event.KindUnknown, Phase: event.PhaseUpdated, NativeType: native, Cause: []int64{ref}}
+}
+
+func sortedKeys(m map[int64]*block) []int64 {
+	return slices.Sorted(maps.Keys(m))
+}
