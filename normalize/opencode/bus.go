@@ -1,0 +1,242 @@
+package opencode
+
+import (
+	"strings"
+
+	"github.com/evcap/evcap/event"
+	"github.com/tidwall/gjson"
+)
+
+// ignoredBus lists the bus event types dropped on purpose, with the reason
+// the census reports.
+var ignoredBus = map[string]string{
+	"server.connected":     "connection handshake",
+	"server.heartbeat":     "keep-alive",
+	"session.updated":      "session metadata (title, directory, totals), not a run event",
+	"session.idle":         "deprecated duplicate of session.status idle",
+	"session.diff":         "session file-diff summary; tool events carry the edits",
+	"session.deleted":      "session bookkeeping",
+	"session.compacted":    "session bookkeeping",
+	"message.removed":      "undo/revert bookkeeping",
+	"message.part.removed": "undo/revert bookkeeping",
+	"file.edited":          "file notification; tool events carry the edits",
+	"file.watcher.updated": "file notification; tool events carry the edits",
+	"plugin.added":         "server configuration notice",
+	"catalog.updated":      "server configuration notice",
+	"reference.updated":    "server configuration notice",
+	"integration.updated":  "server configuration notice",
+}
+
+// ignoredBusPrefixes extends ignoredBus to families of server notices.
+var ignoredBusPrefixes = map[string]string{
+	"lsp.":          "language-server notice",
+	"installation.": "installer notice",
+}
+
+// busIgnoreReason says why a bus event type is dropped, or "".
+func busIgnoreReason(typ string) string {
+	if r, ok := ignoredBus[typ]; ok {
+		return r
+	}
+	for p, r := range ignoredBusPrefixes {
+		if strings.HasPrefix(typ, p) {
+			return r
+		}
+	}
+	return ""
+}
+
+// bus handles one /event payload {"id","type","properties"}.
+func (n *Normalizer) bus(refs []int64, v gjson.Result) []event.Event {
+	typ := v.Get("type").String()
+	p := v.Get("properties")
+	sid := p.Get("sessionID").String()
+	if sid != "" {
+		n.turn.sessionID = sid
+	}
+	switch typ {
+	case "message.updated":
+		info := p.Get("info")
+		id := info.Get("id").String()
+		if info.Get("role").String() == "user" && id != "" {
+			n.userMsgs[id] = true
+		}
+		return nil
+	case "message.part.updated":
+		return n.partUpdated(refs, sid, p.Get("part"))
+	case "message.part.delta":
+		return n.partDelta(refs, sid, p)
+	case "session.status":
+		return n.sessionStatus(refs, sid, p.Get("status"))
+	case "session.error":
+		return n.fatalError(refs, sid, p.Get("error"))
+	case "session.created":
+		info := p.Get("info")
+		if sid == "" {
+			sid = info.Get("id").String()
+		}
+		return []event.Event{{Kind: event.KindInit, Phase: event.PhaseCompleted, SessionID: sid,
+			Version: info.Get("version").String(), Cause: refs}}
+	case "permission.asked":
+		return []event.Event{{Kind: event.KindPermission, Phase: event.PhaseStarted, SessionID: sid,
+			ToolCallID: p.Get("tool.callID").String(), MessageID: p.Get("tool.messageID").String(),
+			Permission: &event.Permission{ID: p.Get("id").String(), Tool: p.Get("permission").String(),
+				Patterns: strs(p.Get("patterns"))}, Cause: refs}}
+	case "permission.updated":
+		pats := strs(p.Get("pattern"))
+		if s := p.Get("pattern"); s.Type == gjson.String {
+			pats = []string{s.String()}
+		}
+		return []event.Event{{Kind: event.KindPermission, Phase: event.PhaseStarted, SessionID: sid,
+			ToolCallID: p.Get("callID").String(), MessageID: p.Get("messageID").String(),
+			Permission: &event.Permission{ID: p.Get("id").String(), Tool: p.Get("type").String(),
+				Patterns: pats}, Cause: refs}}
+	case "permission.replied":
+		id := p.Get("requestID").String()
+		if id == "" {
+			id = p.Get("permissionID").String()
+		}
+		reply := p.Get("reply").String()
+		if reply == "" {
+			reply = p.Get("response").String()
+		}
+		return []event.Event{{Kind: event.KindPermission, Phase: event.PhaseCompleted, SessionID: sid,
+			Permission: &event.Permission{ID: id, Reply: reply}, Cause: refs}}
+	}
+	if busIgnoreReason(typ) != "" {
+		return nil
+	}
+	return []event.Event{unknown(refs, sid, busType(v))}
+}
+
+// partUpdated maps message.part.updated by the part's type.
+func (n *Normalizer) partUpdated(refs []int64, sid string, part gjson.Result) []event.Event {
+	id := part.Get("id").String()
+	msg := part.Get("messageID").String()
+	ptype := part.Get("type").String()
+	if n.userMsgs[msg] {
+		if id != "" {
+			n.partKind[id] = partInfo{}
+			delete(n.early, id)
+		}
+		return nil
+	}
+	var kind event.Kind
+	switch ptype {
+	case "text":
+		kind = event.KindText
+	case "reasoning":
+		kind = event.KindThinking
+	case "tool":
+		if id != "" {
+			n.partKind[id] = partInfo{kind: event.KindTool}
+		}
+		return n.toolPart(refs, sid, part)
+	case "step-start":
+		return nil
+	case "step-finish":
+		return n.stepFinish(refs, sid, part)
+	default:
+		return []event.Event{unknown(refs, sid, "message.part.updated/"+ptype)}
+	}
+
+	info, seen := n.partKind[id]
+	var out []event.Event
+	base := event.Event{Kind: kind, SessionID: sid, MessageID: msg, PartID: id, Cause: refs}
+	if !seen {
+		info = partInfo{kind: kind}
+		n.partKind[id] = info
+		if !part.Get("time.end").Exists() {
+			ev := base
+			ev.Phase = event.PhaseStarted
+			out = append(out, ev)
+		}
+		for _, d := range n.early[id] {
+			d.Kind = kind
+			out = append(out, d)
+		}
+		delete(n.early, id)
+	}
+	if part.Get("time.end").Exists() && !info.completed {
+		info.completed = true
+		n.partKind[id] = info
+		ev := base
+		ev.Phase = event.PhaseCompleted
+		ev.Text = part.Get("text").String()
+		if kind == event.KindText {
+			n.turn.lastText = ev.Text
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+// partDelta maps message.part.delta through the type its part was given.
+func (n *Normalizer) partDelta(refs []int64, sid string, p gjson.Result) []event.Event {
+	id := p.Get("partID").String()
+	field := p.Get("field").String()
+	ev := event.Event{Phase: event.PhaseDelta, SessionID: sid, MessageID: p.Get("messageID").String(),
+		PartID: id, Text: p.Get("delta").String(), Cause: refs}
+	if n.userMsgs[ev.MessageID] {
+		return nil
+	}
+	info, seen := n.partKind[id]
+	if !seen {
+		n.early[id] = append(n.early[id], ev)
+		return nil
+	}
+	if field != "text" || (info.kind != event.KindText && info.kind != event.KindThinking) {
+		return []event.Event{unknown(refs, sid, "message.part.delta/"+field)}
+	}
+	ev.Kind = info.kind
+	return []event.Event{ev}
+}
+
+// sessionStatus maps session.status by status.type.
+func (n *Normalizer) sessionStatus(refs []int64, sid string, st gjson.Result) []event.Event {
+	typ := st.Get("type").String()
+	switch typ {
+	case "busy", "idle":
+		out := []event.Event{{Kind: event.KindStatus, Phase: event.PhaseUpdated, SessionID: sid,
+			Status: typ, NativeType: "session.status/" + typ, Cause: refs}}
+		if typ == "idle" && n.turn.active {
+			out = append(out, n.result(refs)...)
+		}
+		return out
+	case "retry":
+		return []event.Event{{Kind: event.KindRetry, Phase: event.PhaseUpdated, SessionID: sid,
+			Retry: &event.Retry{Attempt: int(st.Get("attempt").Int()), Error: st.Get("message").String()},
+			Cause: refs}}
+	}
+	return []event.Event{unknown(refs, sid, "session.status/"+typ)}
+}
+
+// busType is the census name of a bus payload: the type, refined by the
+// part type, the status or the role where those decide the mapping.
+func busType(v gjson.Result) string {
+	typ := v.Get("type").String()
+	p := v.Get("properties")
+	switch typ {
+	case "message.part.updated":
+		return typ + "/" + p.Get("part.type").String()
+	case "session.status":
+		return typ + "/" + p.Get("status.type").String()
+	case "message.updated":
+		return typ + "/" + p.Get("info.role").String()
+	}
+	if typ == "" {
+		return "(no type)"
+	}
+	return typ
+}
+
+func strs(v gjson.Result) []string {
+	if !v.IsArray() {
+		return nil
+	}
+	var out []string
+	for _, s := range v.Array() {
+		out = append(out, s.String())
+	}
+	return out
+}

@@ -1,0 +1,130 @@
+package opencode
+
+import (
+	"github.com/evcap/evcap/event"
+	"github.com/tidwall/gjson"
+)
+
+// run handles one line of `opencode run --format json`.
+func (n *Normalizer) run(refs []int64, v gjson.Result) []event.Event {
+	sid := v.Get("sessionID").String()
+	if sid != "" {
+		n.turn.sessionID = sid
+	}
+	part := v.Get("part")
+	switch v.Get("type").String() {
+	case "step_start":
+		return nil
+	case "text":
+		return n.wholePart(refs, sid, part, event.KindText)
+	case "reasoning":
+		return n.wholePart(refs, sid, part, event.KindThinking)
+	case "tool_use":
+		return n.toolPart(refs, sid, part)
+	case "step_finish":
+		return n.stepFinish(refs, sid, part)
+	case "error":
+		return n.fatalError(refs, sid, v.Get("error"))
+	case "done":
+		out := []event.Event{{Kind: event.KindStatus, Phase: event.PhaseUpdated, SessionID: sid,
+			Status: "idle", NativeType: "done", Cause: refs}}
+		return append(out, n.result(refs)...)
+	}
+	return []event.Event{unknown(refs, sid, runType(v))}
+}
+
+// wholePart emits the completed event of a text or reasoning part.
+func (n *Normalizer) wholePart(refs []int64, sid string, part gjson.Result, kind event.Kind) []event.Event {
+	text := part.Get("text").String()
+	if kind == event.KindText {
+		n.turn.lastText = text
+	}
+	return []event.Event{{Kind: kind, Phase: event.PhaseCompleted, SessionID: sid,
+		MessageID: part.Get("messageID").String(), PartID: part.Get("id").String(),
+		Text: text, Cause: refs}}
+}
+
+// stepFinish emits the usage of one model call and adds it to the turn.
+func (n *Normalizer) stepFinish(refs []int64, sid string, part gjson.Result) []event.Event {
+	u := usageOf(part)
+	n.noteStep(refs, part, u)
+	return []event.Event{{Kind: event.KindUsage, Phase: event.PhaseUpdated, SessionID: sid,
+		MessageID: part.Get("messageID").String(), PartID: part.Get("id").String(),
+		Usage: &u, Cause: refs}}
+}
+
+// fatalError maps an opencode error object ({name, data{message,...}}).
+// Only the name and the message are kept: data.responseHeaders and
+// data.responseBody can carry credentials.
+func (n *Normalizer) fatalError(refs []int64, sid string, e gjson.Result) []event.Event {
+	n.turn.fatal = true
+	n.turn.causes = mergeRefs(n.turn.causes, refs)
+	msg := e.Get("data.message").String()
+	if msg == "" {
+		msg = e.Get("message").String()
+	}
+	if msg == "" {
+		msg = e.Get("name").String()
+	}
+	return []event.Event{{Kind: event.KindError, Phase: event.PhaseFailed, SessionID: sid,
+		Error: &event.Error{Type: e.Get("name").String(), Message: msg, Fatal: true}, Cause: refs}}
+}
+
+// toolPart maps a tool part (from run's tool_use or the bus's
+// message.part.updated) by its state.
+func (n *Normalizer) toolPart(refs []int64, sid string, part gjson.Result) []event.Event {
+	state := part.Get("state")
+	status := state.Get("status").String()
+	base := event.Event{SessionID: sid, MessageID: part.Get("messageID").String(),
+		PartID: part.Get("id").String(), ToolCallID: part.Get("callID").String(), Cause: refs}
+	input := state.Get("input")
+	tool := toolOf(part.Get("tool").String(), input)
+
+	key := base.PartID + "\x00" + status + "\x00" + input.Raw
+	if base.PartID != "" && n.tools[base.PartID] == key {
+		return nil // a running update that only streamed metadata
+	}
+	if base.PartID != "" {
+		n.tools[base.PartID] = key
+	}
+
+	ev := base
+	ev.Kind = event.KindTool
+	ev.Tool = tool
+	switch status {
+	case "pending":
+		ev.Phase = event.PhaseStarted
+		return []event.Event{ev}
+	case "running":
+		ev.Phase = event.PhaseUpdated
+		return []event.Event{ev}
+	case "completed", "error":
+		ev.Phase = event.PhaseCompleted
+		res := base
+		res.Kind = event.KindToolResult
+		res.Phase = event.PhaseCompleted
+		output := state.Get("output").String()
+		isErr := status == "error"
+		if isErr {
+			res.Phase = event.PhaseFailed
+			output = state.Get("error").String()
+		}
+		res.ToolResult = &event.ToolResult{IsError: isErr, Output: cutOutput(output), OutputBytes: len(output)}
+		return []event.Event{ev, res}
+	}
+	return []event.Event{unknown(refs, sid, "tool/"+status)}
+}
+
+// runType is the census name of a run line: its type.
+func runType(v gjson.Result) string {
+	t := v.Get("type").String()
+	if t == "" {
+		return "(no type)"
+	}
+	return t
+}
+
+func unknown(refs []int64, sid, native string) event.Event {
+	return event.Event{Kind: event.KindUnknown, Phase: event.PhaseUpdated, SessionID: sid,
+		NativeType: native, Cause: refs}
+}
