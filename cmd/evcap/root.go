@@ -54,6 +54,7 @@ turns a bad run into a deterministic regression test.`,
 	root.SetContext(ctx)
 	root.AddCommand(
 		newVersionCmd(s),
+		newFakeModelCmd(s),
 	)
 	return root
 }
