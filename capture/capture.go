@@ -1,0 +1,341 @@
+// Package capture lets a Go agent integration record what flows through it,
+// without changing its provider logic: wrap the reader of the agent's raw
+// output, the callback that receives normalized events and the writer of
+// legacy markers, and every item becomes a record in an evcap capture.
+//
+// Capture is opt-in: FromEnv returns a nil *Capturer when EVCAP_CAPTURE is
+// unset, and every method of a nil *Capturer passes things through
+// untouched. Taps never change what the integration sees: bytes read are
+// returned as read, events are handed on as received, writes go through.
+//
+// The package does not parse provider formats or decide what is secret: it
+// hands every payload to a redaction Hook before writing it.
+package capture
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/lines"
+	"github.com/tidwall/gjson"
+)
+
+// Hook rewrites a payload before it is written (redaction) and returns the
+// ledger of what it changed. It must not keep payload.
+type Hook func(stage envelope.Stage, payload []byte) ([]byte, []envelope.Redaction)
+
+// Options configure a Capturer.
+type Options struct {
+	// Provider is stamped on every record ("claude", "codex", ...).
+	Provider string
+	// Redact is applied to every payload; nil writes payloads unchanged.
+	Redact Hook
+	// Now is the clock for durations; time.Now when nil.
+	Now func() time.Time
+}
+
+// Capturer writes the taps of one integration run into an envelope.Writer.
+// It is safe for concurrent use by several taps.
+type Capturer struct {
+	w    *envelope.Writer
+	opts Options
+
+	mu         sync.Mutex
+	sessionID  string
+	turnID     string
+	lastNative int64
+	started    time.Time
+	closer     io.Closer
+	path       string
+	err        error
+}
+
+// New returns a Capturer writing to w.
+func New(w *envelope.Writer, opts Options) *Capturer {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Capturer{w: w, opts: opts, started: opts.Now()}
+}
+
+// SetSession sets the session and turn ids stamped on later records.
+func (c *Capturer) SetSession(sessionID, turnID string) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	c.sessionID, c.turnID = sessionID, turnID
+	c.mu.Unlock()
+}
+
+// Err returns the first error met while writing; taps never return it to
+// the integration, so callers that care ask here.
+func (c *Capturer) Err() error {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.err
+}
+
+func (c *Capturer) write(stage envelope.Stage, eventType string, payload []byte, cause []int64) int64 {
+	var ledger []envelope.Redaction
+	if c.opts.Redact != nil {
+		payload, ledger = c.opts.Redact(stage, payload)
+	}
+	c.mu.Lock()
+	rec := envelope.Record{Provider: c.opts.Provider, SessionID: c.sessionID, TurnID: c.turnID,
+		Stage: stage, EventType: eventType, Payload: payload, Redactions: ledger, Cause: cause}
+	c.mu.Unlock()
+	seq, err := c.w.Write(&rec)
+	if err != nil {
+		c.mu.Lock()
+		if c.err == nil {
+			c.err = err
+		}
+		c.mu.Unlock()
+	}
+	return seq
+}
+
+// Native records one line the agent printed (without its newline) as a
+// native_in record and returns its sequence number, for use as a cause.
+func (c *Capturer) Native(line []byte) int64 {
+	if c == nil {
+		return 0
+	}
+	payload, kind := envelope.EncodeNativeLine(line)
+	eventType := envelope.EventNonJSON
+	if kind == envelope.NativeJSON {
+		eventType = NativeEventType(line)
+	} else {
+		payload = append([]byte(nil), payload...)
+	}
+	seq := c.write(envelope.StageNativeIn, eventType, payload, nil)
+	c.mu.Lock()
+	c.lastNative = seq
+	c.mu.Unlock()
+	return seq
+}
+
+// Stderr records one line the agent wrote to its standard error.
+func (c *Capturer) Stderr(line []byte) int64 {
+	if c == nil {
+		return 0
+	}
+	payload, _ := envelope.EncodeTextLine(line)
+	return c.write(envelope.StageNativeIn, envelope.EventStderr, payload, nil)
+}
+
+// NativeEventType names a provider JSON line by its "type" field, adding
+// "subtype" when there is one ("system/init"); "json" when it has neither.
+func NativeEventType(line []byte) string {
+	res := gjson.GetManyBytes(line, "type", "subtype")
+	t := res[0].String()
+	if t == "" {
+		return "json"
+	}
+	if st := res[1].String(); st != "" && res[1].Type == gjson.String {
+		return t + "/" + st
+	}
+	return t
+}
+
+// Normalized records a normalized event. When the event carries no Cause,
+// the latest native_in record is taken as its cause: integrations derive
+// events from the line they just read.
+func (c *Capturer) Normalized(e event.Event) int64 {
+	if c == nil {
+		return 0
+	}
+	cause := e.Cause
+	if len(cause) == 0 {
+		c.mu.Lock()
+		if c.lastNative > 0 {
+			cause = []int64{c.lastNative}
+		}
+		c.mu.Unlock()
+	}
+	e.Cause = nil // the record's cause field holds it; keep one source of truth
+	payload, err := json.Marshal(e)
+	if err != nil {
+		payload = []byte(`null`)
+	}
+	return c.write(envelope.StageNormalizedOut, string(e.Kind), payload, cause)
+}
+
+// Legacy records one legacy marker line ("[CONTENT_DELTA] \"hi\"").
+func (c *Capturer) Legacy(line []byte, cause []int64) int64 {
+	if c == nil {
+		return 0
+	}
+	payload, _ := envelope.EncodeTextLine(line)
+	marker := string(line)
+	if i := indexMarkerEnd(line); i > 0 {
+		marker = string(line[:i])
+	}
+	if len(cause) == 0 {
+		c.mu.Lock()
+		if c.lastNative > 0 {
+			cause = []int64{c.lastNative}
+		}
+		c.mu.Unlock()
+	}
+	return c.write(envelope.StageLegacyOut, marker, payload, cause)
+}
+
+func indexMarkerEnd(line []byte) int {
+	if len(line) == 0 || line[0] != '[' {
+		return -1
+	}
+	for i, b := range line {
+		if b == ']' {
+			return i + 1
+		}
+		if b == ' ' {
+			return -1
+		}
+	}
+	return -1
+}
+
+// WrapReader returns a reader that yields exactly the bytes of r and
+// records each complete line as native_in. A last line without newline is
+// recorded when r reports io.EOF.
+func (c *Capturer) WrapReader(r io.Reader) io.Reader {
+	if c == nil {
+		return r
+	}
+	return &tapReader{r: r, split: lines.Splitter{Fn: func(l []byte) { c.Native(l) }}}
+}
+
+type tapReader struct {
+	r     io.Reader
+	split lines.Splitter
+	eof   bool
+}
+
+func (t *tapReader) Read(p []byte) (int, error) {
+	n, err := t.r.Read(p)
+	if n > 0 {
+		t.split.Write(p[:n])
+	}
+	if err == io.EOF && !t.eof {
+		t.eof = true
+		if rest := t.split.Pending(); rest != nil {
+			t.split.Fn(rest)
+		}
+	}
+	return n, err
+}
+
+// WrapEvents returns a callback that records each event as normalized_out
+// and then calls fn with the event exactly as received.
+func (c *Capturer) WrapEvents(fn func(event.Event)) func(event.Event) {
+	if c == nil {
+		return fn
+	}
+	return func(e event.Event) {
+		c.Normalized(e)
+		fn(e)
+	}
+}
+
+// WrapLegacy returns a writer that passes every write to w unchanged and
+// records each complete marker line as legacy_out.
+func (c *Capturer) WrapLegacy(w io.Writer) io.Writer {
+	if c == nil {
+		return w
+	}
+	return &tapWriter{w: w, split: lines.Splitter{Fn: func(l []byte) { c.Legacy(l, nil) }}}
+}
+
+type tapWriter struct {
+	w     io.Writer
+	split lines.Splitter
+}
+
+func (t *tapWriter) Write(p []byte) (int, error) {
+	n, err := t.w.Write(p)
+	t.split.Write(p[:n])
+	return n, err
+}
+
+// Start describes the run, for the capture.start record.
+type Start struct {
+	EvcapVersion string   `json:"evcapVersion"`
+	Provider     string   `json:"provider"`
+	Argv         []string `json:"argv,omitempty"`
+	CLIName      string   `json:"cliName,omitempty"`
+	CLIVersion   string   `json:"cliVersion,omitempty"`
+	OS           string   `json:"os"`
+	Arch         string   `json:"arch"`
+}
+
+// Begin writes the capture.start record. OS and Arch default to the
+// running platform. Argv must already have its secrets removed (the
+// redaction hook sees the payload too).
+func (c *Capturer) Begin(s Start) {
+	if c == nil {
+		return
+	}
+	if s.OS == "" {
+		s.OS = runtime.GOOS
+	}
+	if s.Arch == "" {
+		s.Arch = runtime.GOARCH
+	}
+	if s.Provider == "" {
+		s.Provider = c.opts.Provider
+	}
+	payload, _ := json.Marshal(s)
+	c.write(envelope.StageMeta, envelope.EventCaptureStart, payload, nil)
+}
+
+// End describes how the run ended, for the capture.end record.
+type End struct {
+	// ExitCode is the agent's exit status, or nil when it died by a signal
+	// or was not a process.
+	ExitCode *int   `json:"exitCode"`
+	Signal   string `json:"signal,omitempty"`
+	// CleanEnd is true when the stream ended with a newline after the
+	// last line and the agent exited on its own.
+	CleanEnd   bool             `json:"cleanEnd"`
+	DurationMs int64            `json:"durationMs"`
+	Counts     map[string]int64 `json:"counts"`
+	Notes      []string         `json:"notes,omitempty"`
+}
+
+// Close writes the capture.end record (counts per stage are filled in) and
+// closes the writer. It returns the first write error of the capture.
+func (c *Capturer) Close(end End) error {
+	if c == nil {
+		return nil
+	}
+	end.DurationMs = c.opts.Now().Sub(c.started).Milliseconds()
+	counts := c.w.Counts()
+	counts[envelope.StageMeta]++ // this record
+	end.Counts = map[string]int64{}
+	for k, v := range counts {
+		end.Counts[string(k)] = v
+	}
+	payload, _ := json.Marshal(end)
+	c.write(envelope.StageMeta, envelope.EventCaptureEnd, payload, nil)
+	err := c.w.Close()
+	if c.closer != nil {
+		if cerr := c.closer.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("capture: %w", err)
+	}
+	return c.Err()
+}
