@@ -25,7 +25,7 @@ func (n *Normalizer) Classify(line []byte) event.Classification {
 			return event.Classification{NativeType: "sse/data-fragment", Disposition: event.DispositionHandled,
 				Reason: "part of a multi-line SSE data field, handled at the blank line"}
 		}
-		return event.Classification{NativeType: "invalid_json", Disposition: event.DispositionUnknown}
+		return event.Classification{NativeType: "(invalid json)", Disposition: event.DispositionUnknown}
 	}
 	v := gjson.ParseBytes(payload)
 	if v.Get("properties").IsObject() {

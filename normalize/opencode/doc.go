@@ -69,7 +69,7 @@
 // summed tokens of the turn.
 //
 // A line that is not JSON becomes an unknown event with NativeType
-// "invalid_json"; it never stops the stream.
+// "(invalid json)"; it never stops the stream.
 //
 // The package does no I/O and reads no clock: bytes in, events out.
 package opencode

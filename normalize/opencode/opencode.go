@@ -99,7 +99,7 @@ func (n *Normalizer) flushSSE() []event.Event {
 func (n *Normalizer) payload(refs []int64, p []byte) []event.Event {
 	if !gjson.ValidBytes(p) {
 		return []event.Event{{Kind: event.KindUnknown, Phase: event.PhaseUpdated,
-			NativeType: "invalid_json", Cause: refs}}
+			NativeType: "(invalid json)", Cause: refs}}
 	}
 	v := gjson.ParseBytes(p)
 	var out []event.Event

@@ -1,0 +1,170 @@
+package gemini
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+
+	"github.com/evcap/evcap/event"
+	"github.com/tidwall/gjson"
+)
+
+// nativeInvalid is the NativeType of a line that is not JSON.
+const nativeInvalid = "(invalid json)"
+
+// Normalizer turns Gemini CLI stream-json lines into normalized events. It
+// keeps the open text run and the session id between lines; use one per
+// stream, made with New.
+type Normalizer struct {
+	sessionID string
+	// open text run
+	open     bool
+	text     strings.Builder
+	runRefs  []int64
+	runCount int // numbers the text runs; used as the PartID
+	lastText string
+	resulted bool
+}
+
+// New returns a Normalizer ready for the first line.
+func New() *Normalizer { return &Normalizer{} }
+
+// Line normalizes one line (without its newline); ref goes into the Cause
+// of every event derived from it.
+func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if !gjson.ValidBytes(line) {
+		return []event.Event{{Kind: event.KindUnknown, Phase: event.PhaseUpdated, NativeType: nativeInvalid,
+			SessionID: n.sessionID, Cause: []int64{ref}}}
+	}
+	v := gjson.ParseBytes(line)
+	refs := []int64{ref}
+	typ := v.Get("type").String()
+	if typ == "message" && v.Get("role").String() == "user" {
+		return nil
+	}
+	if typ == "message" && v.Get("role").String() == "assistant" {
+		return n.message(refs, v)
+	}
+	// Any other line ends a run of text deltas.
+	out := n.closeRun()
+	switch typ {
+	case "init":
+		if sid := v.Get("session_id").String(); sid != "" {
+			n.sessionID = sid
+		}
+		return append(out, event.Event{Kind: event.KindInit, Phase: event.PhaseCompleted,
+			SessionID: n.sessionID, Model: v.Get("model").String(), Cause: refs})
+	case "tool_use":
+		name, summary := summarize(v.Get("tool_name").String(), v.Get("parameters"))
+		return append(out, event.Event{Kind: event.KindTool, Phase: event.PhaseCompleted,
+			SessionID: n.sessionID, ToolCallID: v.Get("tool_id").String(),
+			Tool: &event.Tool{Name: name, Summary: summary, Input: rawOf(v.Get("parameters"))}, Cause: refs})
+	case "tool_result":
+		return append(out, n.toolResult(refs, v))
+	case "result":
+		return append(out, n.result(refs, v)...)
+	case "error":
+		fatal := v.Get("severity").String() != "warning"
+		return append(out, event.Event{Kind: event.KindError, Phase: event.PhaseFailed, SessionID: n.sessionID,
+			Error: &event.Error{Type: v.Get("severity").String(), Message: v.Get("message").String(), Fatal: fatal},
+			Cause: refs})
+	}
+	return append(out, event.Event{Kind: event.KindUnknown, Phase: event.PhaseUpdated, SessionID: n.sessionID,
+		NativeType: nativeType(v), Cause: refs})
+}
+
+// message handles an assistant message line.
+func (n *Normalizer) message(refs []int64, v gjson.Result) []event.Event {
+	content := v.Get("content").String()
+	if !v.Get("delta").Bool() {
+		out := n.closeRun()
+		n.runCount++
+		n.lastText = content
+		return append(out, event.Event{Kind: event.KindText, Phase: event.PhaseCompleted,
+			SessionID: n.sessionID, PartID: n.partID(), Text: content, Cause: refs})
+	}
+	var out []event.Event
+	if !n.open {
+		n.open = true
+		n.runCount++
+		n.text.Reset()
+		n.runRefs = nil
+		out = append(out, event.Event{Kind: event.KindText, Phase: event.PhaseStarted,
+			SessionID: n.sessionID, PartID: n.partID(), Cause: refs})
+	}
+	n.text.WriteString(content)
+	n.runRefs = append(n.runRefs, refs...)
+	return append(out, event.Event{Kind: event.KindText, Phase: event.PhaseDelta,
+		SessionID: n.sessionID, PartID: n.partID(), Text: content, Cause: refs})
+}
+
+// closeRun completes the open run of text deltas, if any. The completed
+// event's cause is every delta line of the run.
+func (n *Normalizer) closeRun() []event.Event {
+	if !n.open {
+		return nil
+	}
+	n.open = false
+	n.lastText = n.text.String()
+	return []event.Event{{Kind: event.KindText, Phase: event.PhaseCompleted, SessionID: n.sessionID,
+		PartID: n.partID(), Text: n.lastText, Cause: n.runRefs}}
+}
+
+// partID names the current text run: Gemini gives text no ids, so runs are
+// numbered from 1 in the order they start.
+func (n *Normalizer) partID() string { return "text-" + strconv.Itoa(n.runCount) }
+
+func (n *Normalizer) toolResult(refs []int64, v gjson.Result) event.Event {
+	isErr := v.Get("status").String() != "success"
+	output := v.Get("output").String()
+	if isErr && output == "" {
+		output = v.Get("error.message").String()
+	}
+	phase := event.PhaseCompleted
+	if isErr {
+		phase = event.PhaseFailed
+	}
+	return event.Event{Kind: event.KindToolResult, Phase: phase, SessionID: n.sessionID,
+		ToolCallID: v.Get("tool_id").String(),
+		ToolResult: &event.ToolResult{IsError: isErr, Output: cutOutput(output), OutputBytes: len(output)},
+		Cause:      refs}
+}
+
+// result maps the result line: usage from stats, the error if it failed,
+// then the result.
+func (n *Normalizer) result(refs []int64, v gjson.Result) []event.Event {
+	n.resulted = true
+	var out []event.Event
+	stats := v.Get("stats")
+	if stats.Exists() {
+		out = append(out, event.Event{Kind: event.KindUsage, Phase: event.PhaseUpdated, SessionID: n.sessionID,
+			Usage: &event.Usage{InputTokens: stats.Get("input_tokens").Int(), OutputTokens: stats.Get("output_tokens").Int(),
+				CacheReadTokens: stats.Get("cached").Int(), Cumulative: true}, Cause: refs})
+	}
+	res := &event.Result{Subtype: v.Get("status").String(), DurationMs: stats.Get("duration_ms").Int()}
+	phase := event.PhaseCompleted
+	if res.Subtype != "success" {
+		res.IsError, phase = true, event.PhaseFailed
+		e := v.Get("error")
+		out = append(out, event.Event{Kind: event.KindError, Phase: event.PhaseFailed, SessionID: n.sessionID,
+			Error: &event.Error{Type: e.Get("type").String(), Message: e.Get("message").String(), Fatal: true},
+			Cause: refs})
+	} else {
+		res.Text = n.lastText
+	}
+	return append(out, event.Event{Kind: event.KindResult, Phase: phase, SessionID: n.sessionID,
+		Result: res, Cause: refs})
+}
+
+// End completes an open text run and reports an incomplete result when no
+// result line came.
+func (n *Normalizer) End() []event.Event {
+	out := n.closeRun()
+	if !n.resulted {
+		n.resulted = true
+		out = append(out, event.Event{Kind: event.KindResult, Phase: event.PhaseFailed, SessionID: n.sessionID,
+			Result: &event.Result{Subtype: "incomplete", IsError: true}})
+	}
+	return out
+}
