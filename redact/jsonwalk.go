@@ -1,0 +1,450 @@
+package redact
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// ErrNotJSON is returned by Redactor.JSON for input that is not one valid
+// JSON value (or is nested deeper than maxDepth).
+var ErrNotJSON = errors.New("not a valid JSON value")
+
+const maxDepth = 512
+
+// walker scans one JSON value and splices replacements into a copy of it.
+// It never re-encodes: bytes outside replaced spans are copied as they are.
+type walker struct {
+	r     *Redactor
+	in    []byte
+	pos   int
+	build bool
+	out   []byte
+	last  int
+	led   ledger
+	path  []seg
+}
+
+// seg is one step of the pointer to the current value: a decoded,
+// already-redacted key, or an array index.
+type seg struct {
+	key   []byte
+	index int
+}
+
+// scope is what a value inherits from the keys above it.
+type scope struct {
+	key     string  // normalised key of the member holding the value
+	env     bool    // inside an env / environment map
+	headers bool    // inside response headers
+	mime    *string // media type seen earlier in the enclosing object
+}
+
+func (r *Redactor) walkJSON(b []byte, build bool) ([]byte, []Finding, error) {
+	if !gjson.ValidBytes(b) {
+		return nil, nil, ErrNotJSON
+	}
+	w := &walker{r: r, in: b, build: build}
+	w.ws()
+	if err := w.value(scope{}, 0); err != nil {
+		return nil, nil, err
+	}
+	if w.out == nil {
+		return b, w.led.list, nil
+	}
+	return append(w.out, b[w.last:]...), w.led.list, nil
+}
+
+func (w *walker) ws() {
+	for w.pos < len(w.in) {
+		switch w.in[w.pos] {
+		case ' ', '\t', '\n', '\r':
+			w.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (w *walker) value(sc scope, depth int) error {
+	if depth > maxDepth {
+		return fmt.Errorf("%w: nested deeper than %d", ErrNotJSON, maxDepth)
+	}
+	if w.pos >= len(w.in) {
+		return ErrNotJSON
+	}
+	switch w.in[w.pos] {
+	case '{':
+		return w.object(sc, depth)
+	case '[':
+		return w.array(sc, depth)
+	case '"':
+		w.str(sc, false)
+		return nil
+	default:
+		for w.pos < len(w.in) {
+			switch w.in[w.pos] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				return nil
+			}
+			w.pos++
+		}
+		return nil
+	}
+}
+
+func (w *walker) object(sc scope, depth int) error {
+	w.pos++
+	var mime string
+	for {
+		w.ws()
+		if w.pos >= len(w.in) {
+			return ErrNotJSON
+		}
+		if w.in[w.pos] == '}' {
+			w.pos++
+			return nil
+		}
+		if w.in[w.pos] == ',' {
+			w.pos++
+			continue
+		}
+		if w.in[w.pos] != '"' {
+			return ErrNotJSON
+		}
+		origKey, newKey := w.str(sc, true)
+		w.ws()
+		if w.pos >= len(w.in) || w.in[w.pos] != ':' {
+			return ErrNotJSON
+		}
+		w.pos++
+		w.ws()
+		if w.pos >= len(w.in) {
+			return ErrNotJSON
+		}
+		nk := normKey(origKey)
+		child := scope{key: nk, env: sc.env, headers: sc.headers, mime: &mime}
+		if w.in[w.pos] == '{' {
+			switch nk {
+			case "env", "environment":
+				child.env = true
+			case "responseheaders":
+				child.headers = true
+			}
+		}
+		w.path = append(w.path, seg{key: newKey, index: -1})
+		var err error
+		if w.in[w.pos] == '"' && (nk == "mediatype" || nk == "mimetype") {
+			v, _ := w.str(child, false)
+			mime = string(v)
+		} else {
+			err = w.value(child, depth+1)
+		}
+		w.path = w.path[:len(w.path)-1]
+		if err != nil {
+			return err
+		}
+	}
+}
+
+func (w *walker) array(sc scope, depth int) error {
+	w.pos++
+	child := scope{env: sc.env, headers: sc.headers}
+	for i := 0; ; {
+		w.ws()
+		if w.pos >= len(w.in) {
+			return ErrNotJSON
+		}
+		switch w.in[w.pos] {
+		case ']':
+			w.pos++
+			return nil
+		case ',':
+			w.pos++
+			continue
+		}
+		w.path = append(w.path, seg{index: i})
+		err := w.value(child, depth+1)
+		w.path = w.path[:len(w.path)-1]
+		if err != nil {
+			return err
+		}
+		i++
+	}
+}
+
+func (w *walker) pointer() string {
+	if len(w.path) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range w.path {
+		b.WriteByte('/')
+		if p.index >= 0 {
+			b.WriteString(strconv.Itoa(p.index))
+			continue
+		}
+		for _, c := range p.key {
+			switch c {
+			case '~':
+				b.WriteString("~0")
+			case '/':
+				b.WriteString("~1")
+			default:
+				b.WriteByte(c)
+			}
+		}
+	}
+	return b.String()
+}
+
+// str handles the string token at w.pos. It returns the decoded text and,
+// for keys, the decoded text after redaction (used in pointers).
+// The returned slices may alias the input.
+func (w *walker) str(sc scope, isKey bool) (orig, redacted []byte) {
+	start := w.pos + 1
+	end := start
+	escaped := false
+	for end < len(w.in) {
+		c := w.in[end]
+		if c == '\\' {
+			escaped = true
+			end += 2
+			continue
+		}
+		if c == '"' {
+			break
+		}
+		end++
+	}
+	w.pos = end + 1
+	raw := w.in[start:end]
+	dec, offs := raw, []int(nil)
+	if escaped {
+		dec, offs = decodeJSONString(raw)
+	}
+	edits := w.r.stringEdits(dec, sc, isKey)
+	redacted = applySpans(dec, edits)
+	if len(edits) == 0 {
+		return dec, redacted
+	}
+	var ptr string
+	if isKey {
+		// A key's own findings are reported at the member it names.
+		w.path = append(w.path, seg{key: redacted, index: -1})
+		ptr = w.pointer()
+		w.path = w.path[:len(w.path)-1]
+	} else {
+		ptr = w.pointer()
+	}
+	for _, e := range edits {
+		n := e.end - e.start
+		if e.rule == RuleLargeString {
+			n = len(dec)
+		}
+		w.led.add(e.rule, ptr, n)
+	}
+	if w.build {
+		rawPos := func(i int) int {
+			if offs == nil {
+				return start + i
+			}
+			return start + offs[i]
+		}
+		for _, e := range edits {
+			s := rawPos(e.start)
+			w.out = append(w.out, w.in[w.last:s]...)
+			w.out = append(w.out, e.repl...)
+			w.last = rawPos(e.end)
+		}
+	}
+	return dec, redacted
+}
+
+func applySpans(text []byte, spans []span) []byte {
+	if len(spans) == 0 {
+		return text
+	}
+	out := make([]byte, 0, len(text))
+	last := 0
+	for _, s := range spans {
+		out = append(out, text[last:s.start]...)
+		out = append(out, s.repl...)
+		last = s.end
+	}
+	return append(out, text[last:]...)
+}
+
+// stringEdits plans the replacements for one decoded JSON string.
+func (r *Redactor) stringEdits(dec []byte, sc scope, isKey bool) []span {
+	if !isKey && len(dec) > 0 && !containsToken(dec) {
+		if rule, repl := r.wholeValue(dec, sc); rule != "" {
+			return []span{{start: 0, end: len(dec), rule: rule, repl: repl}}
+		}
+	}
+	spans := r.findSpans(dec)
+	if !isKey && r.maxString > 0 && len(dec) > r.maxString && !r.disabled[RuleLargeString] {
+		spans = r.truncate(dec, spans)
+	}
+	return spans
+}
+
+// wholeValue decides whether the key context makes the whole string a
+// secret (or a binary).
+func (r *Redactor) wholeValue(dec []byte, sc scope) (rule, repl string) {
+	switch {
+	case sc.env && !r.disabled[RuleEnvValue]:
+		return RuleEnvValue, redactedToken(RuleEnvValue)
+	case sc.headers && !r.safeHeader(sc.key) && !r.disabled[RuleRespHeader]:
+		return RuleRespHeader, redactedToken(RuleRespHeader)
+	case r.sensitive[sc.key] && !r.disabled[RuleSensitiveKey] && !r.allowed(dec):
+		return RuleSensitiveKey, redactedToken(RuleSensitiveKey)
+	}
+	switch sc.key {
+	case "data", "bytes", "b64json", "base64", "imagedata":
+		if len(dec) >= 256 && !r.disabled[RuleBinary] && allBase64(dec) {
+			mime := ""
+			if sc.mime != nil {
+				mime = *sc.mime
+			}
+			if mime == "" || strings.ContainsAny(mime, ";]") {
+				mime = sniffBase64(dec)
+			}
+			return RuleBinary, binaryToken(mime, base64Len(dec))
+		}
+	}
+	return "", ""
+}
+
+func allBase64(b []byte) bool {
+	for _, c := range b {
+		if !isB64Byte(c) && c != '=' && c != '\n' && c != '\r' && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// truncate cuts a long string to a head and a tail around a marker that
+// keeps the original length. Cut points move so that they never split a
+// UTF-8 sequence or a planned replacement; replacements in the cut part
+// disappear with it.
+func (r *Redactor) truncate(dec []byte, spans []span) []span {
+	h := r.maxString / 2
+	t := len(dec) - r.maxString/4
+	for _, s := range spans {
+		if s.start < h && h < s.end {
+			h = s.start
+		}
+		if s.start < t && t < s.end {
+			t = s.end
+		}
+	}
+	for h > 0 && !utf8.RuneStart(dec[h]) {
+		h--
+	}
+	for t < len(dec) && !utf8.RuneStart(dec[t]) {
+		t++
+	}
+	var out []span
+	for _, s := range spans {
+		if s.end <= h {
+			out = append(out, s)
+		}
+	}
+	out = append(out, span{start: h, end: t, rule: RuleLargeString, repl: truncatedToken(len(dec))})
+	for _, s := range spans {
+		if s.start >= t {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// decodeJSONString decodes the content of a JSON string (between the
+// quotes) and returns, for each decoded byte, the offset in raw where the
+// character it belongs to starts, plus one final entry for the end.
+func decodeJSONString(raw []byte) ([]byte, []int) {
+	dec := make([]byte, 0, len(raw))
+	offs := make([]int, 0, len(raw)+1)
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		if c != '\\' || i+1 >= len(raw) {
+			dec = append(dec, c)
+			offs = append(offs, i)
+			i++
+			continue
+		}
+		start := i
+		var add []byte
+		switch raw[i+1] {
+		case 'n':
+			add = []byte{'\n'}
+		case 't':
+			add = []byte{'\t'}
+		case 'r':
+			add = []byte{'\r'}
+		case 'b':
+			add = []byte{'\b'}
+		case 'f':
+			add = []byte{'\f'}
+		case 'u':
+			if i+6 > len(raw) {
+				add = []byte{raw[i+1]}
+				break
+			}
+			r1 := hex4(raw[i+2 : i+6])
+			if utf16.IsSurrogate(r1) && i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+				if r := utf16.DecodeRune(r1, hex4(raw[i+8:i+12])); r != utf8.RuneError {
+					add = utf8.AppendRune(nil, r)
+					i += 12
+					for range add {
+						offs = append(offs, start)
+					}
+					dec = append(dec, add...)
+					continue
+				}
+			}
+			if utf16.IsSurrogate(r1) {
+				r1 = utf8.RuneError
+			}
+			add = utf8.AppendRune(nil, r1)
+			i += 6
+			for range add {
+				offs = append(offs, start)
+			}
+			dec = append(dec, add...)
+			continue
+		default:
+			add = []byte{raw[i+1]}
+		}
+		i += 2
+		for range add {
+			offs = append(offs, start)
+		}
+		dec = append(dec, add...)
+	}
+	offs = append(offs, len(raw))
+	return dec, offs
+}
+
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b {
+		r <<= 4
+		switch {
+		case c >= '0' && c <= '9':
+			r |= rune(c - '0')
+		case c >= 'a' && c <= 'f':
+			r |= rune(c - 'a' + 10)
+		case c >= 'A' && c <= 'F':
+			r |= rune(c - 'A' + 10)
+		}
+	}
+	return r
+}

@@ -1,0 +1,237 @@
+package redact
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+)
+
+// DefaultMaxString is the length (decoded bytes) above which a JSON string
+// is cut to a head and a tail.
+const DefaultMaxString = 64 << 10
+
+// Options configure a Redactor. Paths are the real values of the recording
+// machine, passed in by the caller; the package never looks them up itself.
+type Options struct {
+	Home    string   // home directory → <HOME>
+	Project string   // project root → <PROJECT>
+	Temp    []string // temp directories → <TMP>
+
+	// MaxString is the longest JSON string kept whole, in decoded bytes:
+	// 0 means DefaultMaxString, a negative value disables cutting.
+	MaxString int
+
+	Config Config
+}
+
+// Finding is one ledger entry: a rule changed Count spans in the string at
+// Pointer, OriginalLength bytes in all (decoded bytes, before
+// replacement). It never holds the secret nor anything derived from it.
+// The JSON names match the envelope's redactions ledger.
+type Finding struct {
+	Rule string `json:"rule"`
+	// Pointer is the RFC 6901 JSON pointer of the string that held the
+	// spans, built from already-redacted keys; "" for text that is not JSON
+	// (and for the root value).
+	Pointer        string `json:"pointer"`
+	Count          int    `json:"count"`
+	OriginalLength int    `json:"originalLength"`
+}
+
+// Redactor applies the rules. It is immutable after New and safe for
+// concurrent use.
+type Redactor struct {
+	rules     []*rule
+	disabled  map[string]bool
+	allow     map[string]bool
+	allowRe   []*regexp.Regexp
+	paths     []pathNeedle
+	maxString int
+	blobMin   int
+	minLen    int
+	sensitive map[string]bool
+	safeHdrs  map[string]bool
+}
+
+// New builds a Redactor. It fails only on an invalid Config.
+func New(opts Options) (*Redactor, error) {
+	if err := opts.Config.check(); err != nil {
+		return nil, err
+	}
+	r := &Redactor{
+		disabled:  map[string]bool{},
+		allow:     map[string]bool{},
+		maxString: opts.MaxString,
+		blobMin:   1024,
+		minLen:    4,
+		sensitive: sensitiveKeys(),
+		safeHdrs:  safeHeaders(),
+	}
+	if opts.Config.MaxString != 0 {
+		r.maxString = opts.Config.MaxString
+	}
+	if r.maxString == 0 {
+		r.maxString = DefaultMaxString
+	}
+	for _, id := range opts.Config.Disable {
+		r.disabled[id] = true
+	}
+	for _, a := range opts.Config.Allow {
+		r.allow[a] = true
+	}
+	for _, a := range opts.Config.AllowRegex {
+		r.allowRe = append(r.allowRe, regexp.MustCompile(a))
+	}
+	for _, c := range opts.Config.Rules {
+		if !r.disabled[c.ID] {
+			r.rules = append(r.rules, c.compile())
+		}
+	}
+	for _, b := range builtinRules() {
+		if !r.disabled[b.id] {
+			r.rules = append(r.rules, b)
+		}
+	}
+	for _, n := range buildPaths(opts.Home, opts.Project, opts.Temp) {
+		if !r.disabled[n.rule] {
+			r.paths = append(r.paths, n)
+		}
+	}
+	return r, nil
+}
+
+func (r *Redactor) allowed(s []byte) bool {
+	if len(r.allow) > 0 && r.allow[string(s)] {
+		return true
+	}
+	for _, re := range r.allowRe {
+		if re.Match(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Text redacts text that is not JSON (stderr, a log line, one streamed
+// delta on its own). Findings have an empty Pointer. When nothing matches,
+// the input slice itself is returned.
+func (r *Redactor) Text(text []byte) ([]byte, []Finding) {
+	spans := r.findSpans(text)
+	if len(spans) == 0 {
+		return text, nil
+	}
+	var l ledger
+	out := make([]byte, 0, len(text))
+	last := 0
+	for _, s := range spans {
+		out = append(out, text[last:s.start]...)
+		out = append(out, s.repl...)
+		last = s.end
+		l.add(s.rule, "", s.end-s.start)
+	}
+	return append(out, text[last:]...), l.list
+}
+
+// JSON redacts one JSON value (one line of a capture) without re-encoding
+// it: outside the replaced spans the output is byte-identical to the input,
+// keys keep their order and numbers their spelling. It returns an error
+// wrapping ErrNotJSON when b is not valid JSON. When nothing matches, the
+// input slice itself is returned.
+func (r *Redactor) JSON(b []byte) ([]byte, []Finding, error) {
+	return r.walkJSON(b, true)
+}
+
+// Line redacts one line of a capture: as JSON when it is valid JSON, as
+// text otherwise (torn lines, stderr).
+func (r *Redactor) Line(b []byte) ([]byte, []Finding) {
+	out, f, err := r.walkJSON(b, true)
+	if err != nil {
+		return r.Text(b)
+	}
+	return out, f
+}
+
+// Scan reports what Line would change, without building the output.
+func (r *Redactor) Scan(b []byte) []Finding {
+	_, f, err := r.walkJSON(b, false)
+	if err != nil {
+		return r.scanText(b)
+	}
+	return f
+}
+
+func (r *Redactor) scanText(b []byte) []Finding {
+	var l ledger
+	for _, s := range r.findSpans(b) {
+		l.add(s.rule, "", s.end-s.start)
+	}
+	return l.list
+}
+
+// ledger aggregates findings per rule and pointer, in order of first use.
+type ledger struct {
+	list []Finding
+}
+
+func (l *ledger) add(rule, pointer string, n int) {
+	for i := range l.list {
+		if l.list[i].Rule == rule && l.list[i].Pointer == pointer {
+			l.list[i].Count++
+			l.list[i].OriginalLength += n
+			return
+		}
+	}
+	l.list = append(l.list, Finding{Rule: rule, Pointer: pointer, Count: 1, OriginalLength: n})
+}
+
+// normKey folds a JSON key for the sensitive-key tables: lower case, with
+// "-" and "_" removed, so apiKey, api_key, API-KEY and x-api-key compare
+// as apikey / xapikey.
+func normKey(k []byte) string {
+	var buf [64]byte
+	if len(k) > len(buf) {
+		return ""
+	}
+	n := 0
+	for _, c := range k {
+		if c == '-' || c == '_' {
+			continue
+		}
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[n] = c
+		n++
+	}
+	return string(buf[:n])
+}
+
+// sensitiveKeys are JSON keys whose string value is a credential as a whole.
+func sensitiveKeys() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields(`authorization proxyauthorization cookie setcookie xapikey apikey xgoogapikey
+		password passwd secret token clientsecret accesstoken refreshtoken idtoken authtoken sessiontoken
+		bearertoken privatekey secretkey secretaccesskey awssecretaccesskey xauthtoken`) {
+		m[k] = true
+	}
+	return m
+}
+
+// safeHeaders are response headers that carry no credential and help
+// debugging, so they stay in error payloads.
+func safeHeaders() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields(`contenttype contentlength contentencoding transferencoding connection date
+		server vary cachecontrol retryafter keepalive`) {
+		m[k] = true
+	}
+	return m
+}
+
+func (r *Redactor) safeHeader(k string) bool {
+	return r.safeHdrs[k] || strings.HasPrefix(k, "xratelimit") || strings.HasPrefix(k, "anthropicratelimit") || strings.HasPrefix(k, "ratelimit")
+}
+
+func containsToken(v []byte) bool {
+	return bytes.Contains(v, tokenPrefixes[0])
+}

@@ -1,0 +1,278 @@
+package redact
+
+import (
+	"bytes"
+	"encoding/base64"
+	"regexp"
+	"slices"
+	"strconv"
+)
+
+// A span is one planned replacement in a piece of decoded text.
+type span struct {
+	start, end int
+	rule       string
+	repl       string
+	prio       int
+}
+
+// Tokens written by this package. Text inside them is never matched again,
+// which is what makes redaction idempotent.
+var tokenPrefixes = [][]byte{[]byte("[REDACTED:"), []byte("[BINARY:"), []byte("[TRUNCATED:")}
+
+func redactedToken(rule string) string { return "[REDACTED:" + rule + "]" }
+
+func binaryToken(mime string, n int) string {
+	return "[BINARY:" + mime + ";" + strconv.Itoa(n) + " bytes]"
+}
+
+func truncatedToken(n int) string {
+	return "[TRUNCATED:original " + strconv.Itoa(n) + " bytes]"
+}
+
+// protectedRanges returns the byte ranges of tokens this package wrote
+// earlier (replacement tokens and path placeholders).
+func (r *Redactor) protectedRanges(text []byte, out [][2]int) [][2]int {
+	if bytes.IndexByte(text, '[') >= 0 {
+		for _, p := range tokenPrefixes {
+			for i := 0; ; {
+				j := bytes.Index(text[i:], p)
+				if j < 0 {
+					break
+				}
+				s := i + j
+				e := bytes.IndexByte(text[s:], ']')
+				if e < 0 {
+					break
+				}
+				out = append(out, [2]int{s, s + e + 1})
+				i = s + e + 1
+			}
+		}
+	}
+	if bytes.IndexByte(text, '<') >= 0 {
+		for _, p := range placeholders {
+			for i := 0; ; {
+				j := bytes.Index(text[i:], p)
+				if j < 0 {
+					break
+				}
+				out = append(out, [2]int{i + j, i + j + len(p)})
+				i += j + len(p)
+			}
+		}
+	}
+	return out
+}
+
+func overlapsAny(s, e int, ranges [][2]int) bool {
+	for _, p := range ranges {
+		if s < p[1] && p[0] < e {
+			return true
+		}
+	}
+	return false
+}
+
+func inside(pos int, ranges [][2]int) bool {
+	for _, p := range ranges {
+		if pos >= p[0] && pos < p[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// leftBoundary reports whether a token may start at s: the byte before is
+// not an identifier byte, or it is the letter of a backslash escape such as
+// "\n" in JSON text that was not decoded (a string inside a string).
+func leftBoundary(text []byte, s int) bool {
+	if s == 0 || !isIdentByte(text[s-1]) {
+		return true
+	}
+	return s >= 2 && text[s-2] == '\\' && isAlpha(text[s-1])
+}
+
+func rightBoundary(text []byte, e int) bool {
+	return e >= len(text) || !isIdentByte(text[e]) || text[e] == '\\'
+}
+
+// findSpans returns the non-overlapping replacements for one piece of text,
+// sorted by start.
+func (r *Redactor) findSpans(text []byte) []span {
+	if len(text) < r.minLen {
+		return nil
+	}
+	var prot [][2]int
+	protDone := false
+	protect := func() [][2]int {
+		if !protDone {
+			prot = r.protectedRanges(text, nil)
+			protDone = true
+		}
+		return prot
+	}
+	var spans []span
+	for prio, ru := range r.rules {
+		if !ru.mayMatch(text) {
+			continue
+		}
+		for _, m := range ru.re.FindAllSubmatchIndex(text, -1) {
+			s, e := m[2*ru.group], m[2*ru.group+1]
+			if s < 0 || s == e {
+				continue
+			}
+			if ru.leftEdge && !leftBoundary(text, s) || ru.rightEdge && !rightBoundary(text, e) {
+				continue
+			}
+			if ru.mixed && !(hasDigit(text[s:e]) && (hasUpper(text[s:e]) || hasLower(text[s:e]))) {
+				continue
+			}
+			if ru.accept != nil && !ru.accept(text, m) {
+				continue
+			}
+			p := protect()
+			if overlapsAny(s, e, p) || inside(m[0], p) || r.allowed(text[s:e]) {
+				continue
+			}
+			spans = append(spans, span{start: s, end: e, rule: ru.id, repl: redactedToken(ru.id), prio: prio})
+			if ru.extra != nil {
+				if xs, xe, ok := ru.extra(text, [2]int{s, e}); ok && !overlapsAny(xs, xe, p) && !r.allowed(text[xs:xe]) && !r.disabled[ru.extraID] {
+					spans = append(spans, span{start: xs, end: xe, rule: ru.extraID, repl: redactedToken(ru.extraID), prio: prio})
+				}
+			}
+		}
+	}
+	base := len(r.rules)
+	if !r.disabled[RuleBinary] {
+		spans = r.dataURLSpans(text, protect, spans, base)
+	}
+	if !r.disabled[RuleBase64Blob] && len(text) >= r.blobMin {
+		spans = r.blobSpans(text, protect, spans, base+1)
+	}
+	if len(r.paths) > 0 {
+		spans = r.pathSpans(text, protect, spans, base+2)
+	}
+	return resolve(spans)
+}
+
+// resolve keeps, from left to right, the longest span at each start (the
+// earlier rule on a tie) and drops spans that overlap a kept one.
+func resolve(spans []span) []span {
+	if len(spans) < 2 {
+		return spans
+	}
+	slices.SortFunc(spans, func(a, b span) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		if a.end != b.end {
+			return b.end - a.end
+		}
+		return a.prio - b.prio
+	})
+	out := spans[:1]
+	for _, s := range spans[1:] {
+		if s.start >= out[len(out)-1].end {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+var dataURLRe = regexp.MustCompile(`data:([a-z]+/[A-Za-z0-9.+-]+)?(?:;[A-Za-z0-9=.+-]+)*;base64,([A-Za-z0-9+/]{16,}={0,2})`)
+
+func (r *Redactor) dataURLSpans(text []byte, protect func() [][2]int, spans []span, prio int) []span {
+	if !bytes.Contains(text, []byte(";base64,")) {
+		return spans
+	}
+	for _, m := range dataURLRe.FindAllSubmatchIndex(text, -1) {
+		if overlapsAny(m[0], m[1], protect()) {
+			continue
+		}
+		mime := "application/octet-stream"
+		if m[2] >= 0 {
+			mime = string(text[m[2]:m[3]])
+		}
+		payload := text[m[4]:m[5]]
+		spans = append(spans, span{start: m[4], end: m[5], rule: RuleBinary, repl: binaryToken(mime, base64Len(payload)), prio: prio})
+	}
+	return spans
+}
+
+func isB64Byte(c byte) bool { return isAlnum(c) || c == '+' || c == '/' }
+
+// blobSpans finds long runs of base64 in free text: inline images and
+// binaries pasted into tool output. Runs need all of upper case, lower case
+// and digits so that long words, hex digests and padding runs stay.
+func (r *Redactor) blobSpans(text []byte, protect func() [][2]int, spans []span, prio int) []span {
+	for i := 0; i < len(text); {
+		if !isB64Byte(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isB64Byte(text[j]) {
+			j++
+		}
+		e := j
+		for e < len(text) && e < j+2 && text[e] == '=' {
+			e++
+		}
+		if j-i >= r.blobMin && leftBoundary(text, i) && hasDigit(text[i:j]) && hasUpper(text[i:j]) && hasLower(text[i:j]) && !overlapsAny(i, e, protect()) {
+			spans = append(spans, span{start: i, end: e, rule: RuleBase64Blob, repl: binaryToken(sniffBase64(text[i:e]), base64Len(text[i:e])), prio: prio})
+		}
+		i = e
+		if i == j {
+			i = j + 1
+		}
+	}
+	return spans
+}
+
+// base64Len is the decoded size of a base64 text, ignoring whitespace.
+func base64Len(b []byte) int {
+	n, pad := 0, 0
+	for _, c := range b {
+		switch {
+		case c == '=':
+			pad++
+			n++
+		case c == ' ' || c == '\n' || c == '\r' || c == '\t':
+		default:
+			n++
+		}
+	}
+	return n/4*3 + max(0, (n%4)-1) - pad
+}
+
+// sniffBase64 guesses a media type from the first decoded bytes.
+func sniffBase64(b []byte) string {
+	var head [24]byte
+	n := 0
+	for _, c := range b {
+		if isB64Byte(c) {
+			head[n] = c
+			n++
+			if n == len(head) {
+				break
+			}
+		}
+	}
+	raw, _ := base64.StdEncoding.DecodeString(string(head[:n/4*4]))
+	switch {
+	case bytes.HasPrefix(raw, []byte("\x89PNG")):
+		return "image/png"
+	case bytes.HasPrefix(raw, []byte("\xff\xd8\xff")):
+		return "image/jpeg"
+	case bytes.HasPrefix(raw, []byte("GIF8")):
+		return "image/gif"
+	case len(raw) >= 12 && bytes.HasPrefix(raw, []byte("RIFF")) && string(raw[8:12]) == "WEBP":
+		return "image/webp"
+	case bytes.HasPrefix(raw, []byte("%PDF")):
+		return "application/pdf"
+	case bytes.HasPrefix(raw, []byte("PK\x03\x04")):
+		return "application/zip"
+	}
+	return "application/octet-stream"
+}
