@@ -91,14 +91,17 @@ func (r *Renderer) usageLine(e event.Event) {
 		return
 	}
 	r.usageSeen = true
-	if u.Cumulative {
+	switch {
+	case u.Cumulative:
 		r.usage = *u
-	} else {
-		r.usage.InputTokens += u.InputTokens
-		r.usage.OutputTokens += u.OutputTokens
-		r.usage.CacheReadTokens += u.CacheReadTokens
-		r.usage.CacheWriteTokens += u.CacheWriteTokens
-		r.usage.ReasoningTokens += u.ReasoningTokens
+	case e.MessageID != "":
+		// Several reports for one model call (Anthropic's message_start and
+		// message_delta) are running figures for that call: the latest
+		// replaces the call's earlier one.
+		r.usage = addUsage(addUsage(r.usage, r.perCall[e.MessageID], -1), *u, 1)
+		r.perCall[e.MessageID] = *u
+	default:
+		r.usage = addUsage(r.usage, *u, 1)
 	}
 	step := r.usage.Total() / TokenStep
 	if step <= r.printedSteps {
@@ -181,7 +184,7 @@ func (r *Renderer) result(e event.Event) {
 	if res.CostUSD > 0 {
 		parts = append(parts, fmt.Sprintf("$%.4f", res.CostUSD))
 	}
-	if r.usageSeen {
+	if r.usageSeen && r.usage.Total() > 0 {
 		parts = append(parts, thousands(r.usage.Total())+" tokens")
 	}
 	msg := strings.Join(parts, " · ")
@@ -223,4 +226,14 @@ func (r *Renderer) permission(e event.Event) {
 		}
 		r.line("🔒 permission "+reply+": "+what, r.styles.warn)
 	}
+}
+
+// addUsage returns a + sign*b, field by field (Cumulative is left as in a).
+func addUsage(a, b event.Usage, sign int64) event.Usage {
+	a.InputTokens += sign * b.InputTokens
+	a.OutputTokens += sign * b.OutputTokens
+	a.CacheReadTokens += sign * b.CacheReadTokens
+	a.CacheWriteTokens += sign * b.CacheWriteTokens
+	a.ReasoningTokens += sign * b.ReasoningTokens
+	return a
 }

@@ -69,7 +69,8 @@ type Renderer struct {
 	tools     map[string]bool   // tool call ids already printed
 	lastInit  string
 
-	usage        event.Usage // running totals (per-call usage added up)
+	usage        event.Usage            // running totals
+	perCall      map[string]event.Usage // latest usage per model call (message id)
 	usageSeen    bool
 	printedSteps int64
 	fatalNoted   bool // a fatal error was reported: a failed result needs no second ::error::
@@ -85,6 +86,7 @@ func New(w io.Writer, opts Options) *Renderer {
 		lineStart: true,
 		streamed:  map[string]*shown{},
 		tools:     map[string]bool{},
+		perCall:   map[string]event.Usage{},
 	}
 }
 

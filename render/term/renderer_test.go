@@ -167,6 +167,16 @@ func TestUsageLines(t *testing.T) {
 			want:   "· 6,000 tokens (in 5,800 · out 200)\n",
 		},
 		{
+			name:   "reports for one model call replace each other",
+			reason: "message_start (4,000) then message_delta (4,900) of one message count once: 4,900 + 1,000",
+			evs: []event.Event{
+				func() event.Event { e := use(4000, 0, false); e.MessageID = "m1"; return e }(),
+				func() event.Event { e := use(4000, 900, false); e.MessageID = "m1"; return e }(),
+				func() event.Event { e := use(1000, 0, false); e.MessageID = "m2"; return e }(),
+			},
+			want: "· 5,900 tokens (in 5,000 · out 900)\n",
+		},
+		{
 			name:   "a jump over several steps prints one line",
 			evs:    []event.Event{use(16000, 0, false)},
 			reason: "one line per crossing event, not per step",
