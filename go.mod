@@ -24,4 +24,5 @@ require (
 	github.com/tidwall/pretty v1.3.0 // indirect
 	golang.org/x/sys v0.30.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/tools v0.26.0 // indirect
 )

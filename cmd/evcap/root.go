@@ -54,6 +54,9 @@ turns a bad run into a deterministic regression test.`,
 	root.SetContext(ctx)
 	root.AddCommand(
 		newVersionCmd(s),
+		newValidateCmd(s),
+		newCatCmd(s),
+		newDemoCmd(s),
 		newFakeModelCmd(s),
 	)
 	return root

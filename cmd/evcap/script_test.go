@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestMain lets testscript run the evcap binary in-process: scripts call
+// "evcap ..." and get this package's main.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"evcap": func() {
+			os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+		},
+	})
+}
+
+// TestScripts runs every testdata/script/*.txtar: one file per behaviour,
+// named after the subcommand.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata/script",
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"chop": chop,
+		},
+	})
+}
+
+// chop FILE N removes the last N bytes of FILE, to make torn last lines
+// (txtar files always end in a newline).
+func chop(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: chop FILE N")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	path := ts.MkAbs(args[0])
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	if n > len(data) {
+		ts.Fatalf("chop: %s has only %d bytes", args[0], len(data))
+	}
+	ts.Check(os.WriteFile(path, data[:len(data)-n], 0o644))
+}

@@ -1,0 +1,102 @@
+package layers
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/evcap/evcap"
+
+// layerOf gives each package of the module its layer. A package imports
+// only from lower layers; packages of one layer never import each other.
+// A new package must be added here, which is the moment to decide where it
+// belongs.
+func layerOf(pkg string) (int, bool) {
+	rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")
+	switch {
+	case rel == "cmd/evcap":
+		return 4, true
+	case rel == "promote":
+		return 3, true
+	case rel == "capture", rel == "replay", rel == "record":
+		return 2, true
+	case rel == "redact", rel == "fixtures", rel == "fakemodel", rel == "sanitize",
+		strings.HasPrefix(rel, "normalize/"), strings.HasPrefix(rel, "render/"):
+		return 1, true
+	case rel == "envelope", rel == "event", rel == "schema", rel == "internal/layers":
+		return 0, true
+	case rel == "internal/lines":
+		// Below everything: line splitting that every stream reader shares.
+		return -1, true
+	}
+	return 0, false
+}
+
+// layer0Allowed lists the only third-party modules layer-0 packages may use.
+var layer0Allowed = []string{
+	"github.com/oklog/ulid/v2",
+	"github.com/tidwall/gjson",
+	"github.com/santhosh-tekuri/jsonschema/v6", // schema validates with it
+	"golang.org/x/text",                        // the validator's messages
+}
+
+func TestImportDirection(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, module+"/...").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	checked := 0
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		pkg, imports := fields[0], fields[1:]
+		from, ok := layerOf(pkg)
+		if !ok {
+			t.Errorf("package %s has no layer: add it to layerOf", pkg)
+			continue
+		}
+		checked++
+		for _, imp := range imports {
+			if strings.HasPrefix(imp, module+"/") {
+				to, ok := layerOf(imp)
+				if ok && to >= from {
+					t.Errorf("%s (layer %d) imports %s (layer %d): imports must go to lower layers", pkg, from, imp, to)
+				}
+				continue
+			}
+			if from <= 0 && strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") && !allowed(imp) {
+				t.Errorf("layer-0 package %s imports %s: only the standard library and %v", pkg, imp, layer0Allowed)
+			}
+		}
+	}
+	if checked < 5 {
+		t.Fatalf("only %d packages checked: go list output was %q", checked, out)
+	}
+}
+
+func allowed(imp string) bool {
+	for _, a := range layer0Allowed {
+		if imp == a || strings.HasPrefix(imp, a+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRuleCatchesAnUpwardImport proves the check can fail.
+func TestRuleCatchesAnUpwardImport(t *testing.T) {
+	from, _ := layerOf(module + "/envelope")
+	to, _ := layerOf(module + "/capture")
+	if !(to >= from) {
+		t.Fatal("envelope importing capture would not be caught")
+	}
+	a, _ := layerOf(module + "/normalize/claude")
+	b, _ := layerOf(module + "/normalize/codex")
+	if a != b {
+		t.Fatal("sibling normalizers are not on one layer, so a sibling import would not be caught")
+	}
+}
