@@ -95,7 +95,7 @@ func builtinRules() []*rule {
 			accept: func(text []byte, m []int) bool { return hasDigit(text[m[0]+4 : m[1]]) },
 			extra:  awsSecretNear, extraID: RuleAWSSecret},
 		{id: RuleAWSSecret, keywords: kw("secret_access_key", "SECRET_ACCESS_KEY", "SecretAccessKey", "secretAccessKey"),
-			re: regexp.MustCompile(`(?i:secret_?access_?key)["']?\s*[:=]\s*["']?([A-Za-z0-9/+]{40})`), group: 1, rightEdge: true},
+			re: regexp.MustCompile(`(?i:secret_?access_?key)\\?["']?\s*[:=]\s*\\?["']?([A-Za-z0-9/+]{40})`), group: 1, rightEdge: true},
 		{id: RuleGoogle, keywords: kw("AIza"), re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`), leftEdge: true, rightEdge: true},
 		{id: RuleSlack, keywords: kw("xox"), re: regexp.MustCompile(`xox[abposre]-[A-Za-z0-9-]{10,}`), leftEdge: true, mixed: true},
 		{id: RuleStripe, keywords: kw("sk_live_", "sk_test_", "rk_live_", "rk_test_"), re: regexp.MustCompile(`[sr]k_(?:live|test)_[A-Za-z0-9]{16,}`), leftEdge: true, mixed: true},
@@ -108,12 +108,12 @@ func builtinRules() []*rule {
 		{id: RulePrivateKey, keywords: kw("PRIVATE KEY"),
 			re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,.-]|\\[nr])*?(?:-----END[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\s]|\\[nr])*$)`)},
 		{id: RuleAuthHeader, keywords: kw("authorization"), fold: true,
-			re:    regexp.MustCompile(`(?i:authorization)["']?\s*[:=]\s*["']?(?i:bearer|basic|token|bot)\s+([A-Za-z0-9._~+/=:-]{6,})`),
+			re:    regexp.MustCompile(`(?i:authorization)\\?["']?\s*[:=]\s*\\?["']?(?i:bearer|basic|token|bot)\s+([A-Za-z0-9._~+/=:-]{6,})`),
 			group: 1},
 		{id: RuleURLPassword, keywords: kw("://"), re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@"'<>]+:([^\s:/@"'<>]+)@`), group: 1,
 			accept: func(text []byte, m []int) bool { return !placeholderValue(text[m[2]:m[3]]) }},
 		{id: RuleAssignment, keywords: kw("password", "passwd", "secret", "token", "api_key", "apikey", "api-key"), fold: true,
-			re:    regexp.MustCompile(`(?i:password|passwd|secret|token|api[_-]?key)(["']?)\s*([:=])\s*(["']?)([^\s"'&,;<>{}()\[\]\\` + "`" + `]{6,})`),
+			re:    regexp.MustCompile(`(?i:password|passwd|secret|token|api[_-]?key)(\\?["']?)\s*([:=])\s*(\\?["']?)([^\s"'&,;<>{}()\[\]\\` + "`" + `]{6,})`),
 			group: 4, accept: acceptAssignment},
 	}
 }
