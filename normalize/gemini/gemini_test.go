@@ -306,3 +306,21 @@ func TestFatalError(t *testing.T) {
 		t.Errorf("error = %+v", evs[2].Error)
 	}
 }
+
+// TestHugeLine: a 17 MiB tool output line goes through Writer in 1 MiB
+// chunks and keeps its full length in OutputBytes.
+func TestHugeLine(t *testing.T) {
+	big := strings.Repeat("x", 17<<20)
+	line := `{"type":"tool_result","timestamp":"2026-11-29T19:32:05.341Z","tool_id":"t","status":"success","output":"` + big + "\"}\n"
+	var got []event.Event
+	w := gemini.NewWriter(func(evs []event.Event) { got = append(got, evs...) })
+	for p := []byte(line); len(p) > 0; {
+		n := min(len(p), 1<<20)
+		w.Write(p[:n])
+		p = p[n:]
+	}
+	w.Close()
+	if len(got) == 0 || got[0].ToolResult == nil || got[0].ToolResult.OutputBytes != len(big) || len(got[0].ToolResult.Output) > 4096 {
+		t.Fatalf("huge line: %d events: %+v", len(got), got)
+	}
+}

@@ -363,3 +363,21 @@ func TestClassifySynthetic(t *testing.T) {
 		t.Errorf("classifications (-want +got):\n%s", diff)
 	}
 }
+
+// TestHugeLine: a 17 MiB tool output line goes through Writer in 1 MiB
+// chunks and keeps its full length in OutputBytes.
+func TestHugeLine(t *testing.T) {
+	big := strings.Repeat("x", 17<<20)
+	line := `{"type":"tool_use","timestamp":1,"sessionID":"s","part":{"type":"tool","tool":"bash","callID":"c","id":"p","messageID":"m","sessionID":"s","state":{"status":"completed","input":{"command":"yes"},"output":"` + big + "\"}}}\n"
+	var got []event.Event
+	w := opencode.NewWriter(func(evs []event.Event) { got = append(got, evs...) })
+	for p := []byte(line); len(p) > 0; {
+		n := min(len(p), 1<<20)
+		w.Write(p[:n])
+		p = p[n:]
+	}
+	w.Close()
+	if len(got) < 2 || got[1].ToolResult == nil || got[1].ToolResult.OutputBytes != len(big) || len(got[1].ToolResult.Output) > 4096 {
+		t.Fatalf("huge line: %d events", len(got))
+	}
+}
