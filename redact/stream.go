@@ -84,6 +84,10 @@ type Stream struct {
 	ctx       string
 	held      []string
 	heldLen   int
+	// carry is the rest of a secret whose start (and token) went out with
+	// the deltas already released; its bytes lead the held text.
+	carry     int
+	carryRule string
 }
 
 // NewStream starts the stream of one block. lookahead ≤ 0 means
@@ -118,22 +122,27 @@ func (s *Stream) release(all bool) []Chunk {
 	window := s.ctx + strings.Join(s.held, "")
 	spans := s.r.findSpans([]byte(window))
 	// Spans that lie wholly in the context were dealt with when that text
-	// was released.
+	// was released; the carried rest of a released secret is known already.
 	base := len(s.ctx)
-	kept := spans[:0]
+	var kept []span
+	if s.carry > 0 {
+		kept = append(kept, span{start: base, end: base + s.carry, rule: s.carryRule})
+	}
 	for _, sp := range spans {
-		if sp.end > base {
+		if sp.end > base+s.carry {
 			kept = append(kept, sp)
 		}
 	}
 	n := len(s.held)
 	if !all {
+		// A delta is final when enough text follows it and any secret that
+		// crosses its end is complete too (followed by enough text).
 		limit := len(window) - s.lookahead
 		n = 0
 		end := base
 		for _, d := range s.held {
 			end += len(d)
-			if end > limit || crosses(kept, end) {
+			if end > limit || crossesOpen(kept, end, limit) {
 				break
 			}
 			n++
@@ -151,12 +160,21 @@ func (s *Stream) release(all bool) []Chunk {
 	s.ctx = strings.Clone(ctx)
 	s.held = append(s.held[:0], s.held[n:]...)
 	s.heldLen -= len(released)
+	s.carry, s.carryRule = 0, ""
+	if end := base + len(released); !all {
+		for _, sp := range kept {
+			if sp.start < end && end < sp.end {
+				s.carry, s.carryRule = sp.end-end, sp.rule
+			}
+		}
+	}
 	return done
 }
 
-func crosses(spans []span, at int) bool {
+// crossesOpen reports a span that crosses at and may still grow.
+func crossesOpen(spans []span, at, limit int) bool {
 	for _, sp := range spans {
-		if sp.start < at && at < sp.end {
+		if sp.start < at && at < sp.end && sp.end > limit {
 			return true
 		}
 	}
