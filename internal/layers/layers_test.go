@@ -19,11 +19,11 @@ func layerOf(pkg string) (int, bool) {
 	switch {
 	case rel == "cmd/evcap":
 		return 4, true
-	case rel == "promote":
+	case rel == "promote", rel == "record":
 		return 3, true
-	case rel == "capture", rel == "replay", rel == "record":
+	case rel == "capture", rel == "replay", rel == "sanitize":
 		return 2, true
-	case rel == "redact", rel == "fixtures", rel == "fakemodel", rel == "sanitize",
+	case rel == "redact", rel == "fixtures", rel == "fakemodel",
 		strings.HasPrefix(rel, "normalize/"), strings.HasPrefix(rel, "render/"):
 		return 1, true
 	case rel == "envelope", rel == "event", rel == "schema", rel == "internal/layers":
