@@ -16,7 +16,7 @@ type answer struct {
 	thinkingAll, textAll string
 	calls                []call
 	// argChunks are the sizes argument deltas are cut into.
-	argChunks                []int
+	argChunks                 []int
 	inputTokens, outputTokens int
 	reasoningTokens           int
 }

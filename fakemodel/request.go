@@ -40,14 +40,14 @@ type declaredTool struct {
 
 // request is what the server needs to know about a model request.
 type request struct {
-	protocol    Protocol
-	model       string
-	stream      bool
+	protocol Protocol
+	model    string
+	stream   bool
 	// includeUsage is Chat's stream_options.include_usage.
 	includeUsage bool
-	tools       []declaredTool
-	toolResults int
-	workdir     string
+	tools        []declaredTool
+	toolResults  int
+	workdir      string
 }
 
 // side reports whether the request is a side call (no tools declared), such
@@ -163,13 +163,13 @@ func parseRequest(p Protocol, body []byte, model string) (*request, error) {
 }
 
 // Each CLI states its working directory somewhere in the prompt it sends;
-// these find it in the raw (JSON-escaped) body. Paths are cut at whitespace,
-// quotes, backslashes (escaped newlines) and '<'.
+// these find it in the raw (JSON-escaped) body. A path runs to the end of
+// its line (an escaped newline), a quote or a '<'; it may hold spaces.
 var workdirPatterns = []*regexp.Regexp{
-	regexp.MustCompile(`<cwd>(/[^<"\\]+)</cwd>`),                               // codex environment_context
-	regexp.MustCompile(`Workspace Directories:\*\*\\n\s*- (/[^"\\]+)`),        // Gemini CLI session context
-	regexp.MustCompile(`Primary working directory: (/[^\s"\\<]+)`),            // Claude Code env section
-	regexp.MustCompile(`(?i)working directory:\s*(?:<[^>]*>)?(/[^\s"\\<]+)`), // opencode and others
+	regexp.MustCompile(`<cwd>(/[^<"\\]+)</cwd>`),                                    // codex environment_context
+	regexp.MustCompile(`Workspace Directories:\*\*\\n\s*- (/[^"\\]+)`),              // Gemini CLI session context
+	regexp.MustCompile(`Primary working directory: (/[^"\\<]*[^"\\<\s])`),           // Claude Code env section
+	regexp.MustCompile(`(?i)working directory:\s*(?:<[^>]*>)?(/[^"\\<]*[^"\\<\s])`), // opencode and others
 }
 
 func findWorkdir(body []byte) string {

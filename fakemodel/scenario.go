@@ -120,6 +120,9 @@ func LoadScenario(r io.Reader) (*Scenario, error) {
 	if err := dec.Decode(&sc); err != nil {
 		return nil, fmt.Errorf("%w: decode: %w", ErrInvalidScenario, err)
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("%w: data after the scenario object", ErrInvalidScenario)
+	}
 	for i := range sc.Turns {
 		t := &sc.Turns[i]
 		t.Thinking = expandPlaceholders(t.Thinking)

@@ -243,7 +243,7 @@ func (s *Server) writeError(w http.ResponseWriter, p Protocol, e *HTTPError, seq
 	var body obj
 	switch p {
 	case Anthropic:
-		body = anthropicError(status, e.Message, itoa(seq))
+		body = anthropicError(status, e.Message, fmt.Sprintf("%04d", seq))
 	case Gemini:
 		body = geminiError(status, e.Message, e.RetryAfterSeconds)
 	default:
