@@ -58,6 +58,8 @@ turns a bad run into a deterministic regression test.`,
 		newCatCmd(s),
 		newDemoCmd(s),
 		newFakeModelCmd(s),
+		newNormalizeCmd(s),
+		newCensusCmd(s),
 	)
 	return root
 }

@@ -1,0 +1,370 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/evcap/evcap/event"
+	"github.com/spf13/cobra"
+)
+
+func newCensusCmd(s streams) *cobra.Command {
+	var asJSON, failOnUnknown bool
+	var cliVersion string
+	cmd := &cobra.Command{
+		Use:   "census [--json] [--fail-on-unknown] [--cli-version V] FILE...",
+		Short: "Report which native event types and fields the normalizers handle, ignore or do not know",
+		Long: `census is the drift report: it runs each file through its provider's
+normalizer and counts, per provider and CLI version, every native event type
+(type/subtype, item or part type) with what the normalizer does with it:
+handled, ignored on purpose (with the reason), or unknown. For every type it
+also lists the fields present in the input that the normalizer has never seen
+for that type. Run it on the output of a new CLI version before trusting it.
+
+FILEs are raw CLI output or evcap captures (their native_in records), as for
+evcap normalize; the provider of each file is told the same way. The CLI
+version is the one the stream reports (Claude Code's system/init, opencode's
+session.created), else the cliVersion of a capture's capture.start record,
+else --cli-version, else "unknown". Files of the same provider and version are
+counted together.
+
+With --fail-on-unknown the exit status is 1 when any type or field is unknown,
+and each is named on stderr with the place it was first seen. --json prints
+the report as one JSON document with a fixed key order and sorting.`,
+		Example: `  evcap census testdata/corpus/claude/*.stdout.jsonl
+  evcap census --cli-version 0.172.0 --fail-on-unknown codex-new.jsonl
+  evcap census --json captures/*.jsonl | jq '.groups[].types[] | select(.disposition=="unknown")'`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rep, err := runCensus(cmd.Context(), s, args, cliVersion)
+			if err != nil {
+				return err
+			}
+			out := bufio.NewWriter(s.out)
+			if asJSON {
+				b, err := json.MarshalIndent(rep, "", "  ")
+				if err != nil {
+					return fmt.Errorf("encode census: %w", err)
+				}
+				out.Write(b)
+				out.WriteByte('\n')
+			} else {
+				writeCensusTable(out, rep)
+			}
+			if err := out.Flush(); err != nil {
+				return fmt.Errorf("write census: %w", err)
+			}
+			if failOnUnknown && rep.UnknownTypes+rep.UnknownFields > 0 {
+				for _, msg := range rep.unknownList() {
+					fmt.Fprintln(s.err, "evcap: census:", msg)
+				}
+				return &exitError{code: 1, err: fmt.Errorf("census: %d unknown type(s), %d unknown field(s)",
+					rep.UnknownTypes, rep.UnknownFields)}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&failOnUnknown, "fail-on-unknown", false, "exit 1 when any native type or field is unknown")
+	cmd.Flags().StringVar(&cliVersion, "cli-version", "", "CLI version for files whose stream and capture do not say")
+	return cmd
+}
+
+// censusReport is the whole census. Its JSON form is the --json output: the
+// struct field order is the key order, and every list is sorted.
+type censusReport struct {
+	Groups []*censusGroup `json:"groups"`
+	// UnknownTypes counts the distinct unknown types over all groups;
+	// UnknownFields the distinct unknown (type, field) pairs.
+	UnknownTypes  int `json:"unknownTypes"`
+	UnknownFields int `json:"unknownFields"`
+}
+
+// censusGroup is the count of one provider at one CLI version.
+type censusGroup struct {
+	Provider   string        `json:"provider"`
+	CLIVersion string        `json:"cliVersion"`
+	Files      []string      `json:"files"`
+	Lines      int64         `json:"lines"`
+	Types      []*censusType `json:"types"`
+	byKey      map[typeKey]*censusType
+}
+
+// censusType is one native type with one disposition. A type normally has
+// one disposition; when the normalizer judges lines of the same type
+// differently (an opencode text part of the user's prompt is ignored, the
+// model's is handled), each judgement gets its own row.
+type censusType struct {
+	NativeType    string            `json:"nativeType"`
+	Disposition   event.Disposition `json:"disposition"`
+	Reason        string            `json:"reason,omitempty"`
+	Count         int64             `json:"count"`
+	UnknownFields []*censusField    `json:"unknownFields,omitempty"`
+	// FirstSeen is where an unknown type first occurred: FILE:LINE for raw
+	// input, FILE@SEQUENCE for a capture.
+	FirstSeen string `json:"firstSeen,omitempty"`
+	byField   map[string]*censusField
+}
+
+// censusField is a field the normalizer has never seen for its type.
+type censusField struct {
+	Field     string `json:"field"`
+	Count     int64  `json:"count"`
+	FirstSeen string `json:"firstSeen"`
+}
+
+type typeKey struct {
+	nativeType, reason string
+	disposition        event.Disposition
+}
+
+type groupKey struct{ provider, version string }
+
+// runCensus reads every file and builds the report. A file that cannot be
+// opened or whose provider cannot be told stops the census (exit 2): a
+// report that silently skipped a file would understate the drift.
+func runCensus(ctx context.Context, s streams, names []string, cliVersion string) (*censusReport, error) {
+	groups := map[groupKey]*censusGroup{}
+	for _, name := range names {
+		g, version, err := censusFile(ctx, s, name, cliVersion)
+		if err != nil {
+			return nil, err
+		}
+		key := groupKey{g.Provider, version}
+		into := groups[key]
+		if into == nil {
+			into = &censusGroup{Provider: g.Provider, CLIVersion: version, byKey: map[typeKey]*censusType{}}
+			groups[key] = into
+		}
+		into.merge(g)
+	}
+
+	rep := &censusReport{Groups: []*censusGroup{}}
+	for _, g := range groups {
+		g.finish()
+		rep.Groups = append(rep.Groups, g)
+		for _, t := range g.Types {
+			if t.Disposition == event.DispositionUnknown {
+				rep.UnknownTypes++
+			}
+			rep.UnknownFields += len(t.UnknownFields)
+		}
+	}
+	sort.Slice(rep.Groups, func(i, j int) bool {
+		a, b := rep.Groups[i], rep.Groups[j]
+		if a.Provider != b.Provider {
+			return a.Provider < b.Provider
+		}
+		return a.CLIVersion < b.CLIVersion
+	})
+	return rep, nil
+}
+
+// censusFile counts one file. It feeds every line to the normalizer after
+// classifying it, because classification can depend on what earlier lines
+// established (opencode remembers which messages are the user's), and takes
+// the CLI version from the first init event that carries one.
+func censusFile(ctx context.Context, s streams, name, cliVersion string) (*censusGroup, string, error) {
+	in, err := openNative(s, name)
+	if err != nil {
+		return nil, "", &exitError{code: 2, err: err}
+	}
+	defer in.close()
+	provider, err := in.chooseProvider("auto")
+	if err != nil {
+		return nil, "", &exitError{code: 2, err: err}
+	}
+	n, err := newNormalizer(provider)
+	if err != nil {
+		return nil, "", &exitError{code: 2, err: err}
+	}
+	g := &censusGroup{Provider: provider, Files: []string{name}, byKey: map[typeKey]*censusType{}}
+	streamVersion := ""
+	noteVersion := func(evs []event.Event) {
+		for _, e := range evs {
+			if streamVersion == "" && e.Kind == event.KindInit && e.Version != "" {
+				streamVersion = e.Version
+			}
+		}
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, "", err
+		}
+		ref, line, err := in.next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, "", fmt.Errorf("read %s: %w", name, err)
+		}
+		g.Lines++
+		g.add(n.Classify(line), 1, place{name, ref, in.isCapture})
+		noteVersion(n.Line(ref, line))
+	}
+	noteVersion(n.End())
+
+	version := "unknown"
+	switch {
+	case streamVersion != "":
+		version = streamVersion
+	case in.cliVersion != "":
+		version = in.cliVersion
+	case cliVersion != "":
+		version = cliVersion
+	}
+	return g, version, nil
+}
+
+// place is where a line is: a line number in raw input, a sequence number
+// in a capture. It is only formatted for unknown types and fields.
+type place struct {
+	name    string
+	ref     int64
+	capture bool
+}
+
+func (p place) String() string {
+	if p.capture {
+		return fmt.Sprintf("%s@%d", p.name, p.ref)
+	}
+	return fmt.Sprintf("%s:%d", p.name, p.ref)
+}
+
+// add counts count lines classified as c; where is the place of the first
+// of them, kept for unknown types and fields.
+func (g *censusGroup) add(c event.Classification, count int64, where place) {
+	key := typeKey{c.NativeType, c.Reason, c.Disposition}
+	t := g.byKey[key]
+	if t == nil {
+		t = &censusType{NativeType: c.NativeType, Disposition: c.Disposition, Reason: c.Reason,
+			byField: map[string]*censusField{}}
+		if c.Disposition == event.DispositionUnknown {
+			t.FirstSeen = where.String()
+		}
+		g.byKey[key] = t
+	}
+	t.Count += count
+	for _, f := range c.UnknownFields {
+		cf := t.byField[f]
+		if cf == nil {
+			cf = &censusField{Field: f, FirstSeen: where.String()}
+			t.byField[f] = cf
+		}
+		cf.Count += count
+	}
+}
+
+// merge adds the counts of one file's group to g (files are merged in
+// command-line order, so first-seen places stay the earliest).
+func (g *censusGroup) merge(from *censusGroup) {
+	g.Files = append(g.Files, from.Files...)
+	g.Lines += from.Lines
+	for _, t := range from.sortedTypes() {
+		key := typeKey{t.NativeType, t.Reason, t.Disposition}
+		into := g.byKey[key]
+		if into == nil {
+			into = &censusType{NativeType: t.NativeType, Disposition: t.Disposition, Reason: t.Reason,
+				FirstSeen: t.FirstSeen, byField: map[string]*censusField{}}
+			g.byKey[key] = into
+		}
+		into.Count += t.Count
+		for _, f := range t.byField {
+			cf := into.byField[f.Field]
+			if cf == nil {
+				cf = &censusField{Field: f.Field, FirstSeen: f.FirstSeen}
+				into.byField[f.Field] = cf
+			}
+			cf.Count += f.Count
+		}
+	}
+}
+
+// finish fills the sorted lists from the maps.
+func (g *censusGroup) finish() {
+	g.Types = g.sortedTypes()
+	for _, t := range g.Types {
+		t.UnknownFields = nil
+		for _, f := range t.byField {
+			t.UnknownFields = append(t.UnknownFields, f)
+		}
+		sort.Slice(t.UnknownFields, func(i, j int) bool { return t.UnknownFields[i].Field < t.UnknownFields[j].Field })
+	}
+}
+
+func (g *censusGroup) sortedTypes() []*censusType {
+	ts := make([]*censusType, 0, len(g.byKey))
+	for _, t := range g.byKey {
+		ts = append(ts, t)
+	}
+	sort.Slice(ts, func(i, j int) bool {
+		a, b := ts[i], ts[j]
+		if a.NativeType != b.NativeType {
+			return a.NativeType < b.NativeType
+		}
+		if a.Disposition != b.Disposition {
+			return a.Disposition < b.Disposition
+		}
+		return a.Reason < b.Reason
+	})
+	return ts
+}
+
+// unknownList names every unknown type and field, one message each, in
+// report order.
+func (r *censusReport) unknownList() []string {
+	var msgs []string
+	for _, g := range r.Groups {
+		for _, t := range g.Types {
+			if t.Disposition == event.DispositionUnknown {
+				msgs = append(msgs, fmt.Sprintf("%s %s: unknown type %s (%d, first at %s)",
+					g.Provider, g.CLIVersion, escapeControls(t.NativeType), t.Count, t.FirstSeen))
+			}
+			for _, f := range t.UnknownFields {
+				msgs = append(msgs, fmt.Sprintf("%s %s: unknown field %s of %s (%d, first at %s)",
+					g.Provider, g.CLIVersion, escapeControls(f.Field), escapeControls(t.NativeType), f.Count, f.FirstSeen))
+			}
+		}
+	}
+	return msgs
+}
+
+// writeCensusTable prints one aligned table per provider and version, then
+// a one-line total. Names from the input are escaped: a census of hostile
+// input must not drive the terminal.
+func writeCensusTable(w io.Writer, r *censusReport) {
+	for i, g := range r.Groups {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s %s: %d file(s), %d line(s)\n", g.Provider, g.CLIVersion, len(g.Files), g.Lines)
+		var table bytes.Buffer
+		tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "  NATIVE TYPE\tCOUNT\tDISPOSITION\tUNKNOWN FIELDS\tREASON")
+		for _, t := range g.Types {
+			var fields []string
+			for _, f := range t.UnknownFields {
+				fields = append(fields, fmt.Sprintf("%s(%d)", escapeControls(f.Field), f.Count))
+			}
+			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\n", escapeControls(t.NativeType), t.Count, t.Disposition,
+				strings.Join(fields, ","), t.Reason)
+		}
+		tw.Flush()
+		// Empty last cells leave padding behind; drop it.
+		for _, line := range strings.SplitAfter(table.String(), "\n") {
+			io.WriteString(w, strings.TrimRight(line, " \n"))
+			if strings.HasSuffix(line, "\n") {
+				io.WriteString(w, "\n")
+			}
+		}
+	}
+	fmt.Fprintf(w, "\ncensus: %d group(s), %d unknown type(s), %d unknown field(s)\n",
+		len(r.Groups), r.UnknownTypes, r.UnknownFields)
+}
