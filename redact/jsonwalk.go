@@ -28,6 +28,8 @@ type walker struct {
 	last  int
 	led   ledger
 	path  []seg
+	// filter holds the rules whose keywords occur somewhere in the line.
+	filter lineFilter
 }
 
 // seg is one step of the pointer to the current value: a decoded,
@@ -49,7 +51,7 @@ func (r *Redactor) walkJSON(b []byte, build bool) ([]byte, []Finding, error) {
 	if !gjson.ValidBytes(b) {
 		return nil, nil, ErrNotJSON
 	}
-	w := &walker{r: r, in: b, build: build}
+	w := &walker{r: r, in: b, build: build, filter: r.filterLine(b)}
 	w.ws()
 	if err := w.value(scope{}, 0); err != nil {
 		return nil, nil, err
@@ -127,7 +129,12 @@ func (w *walker) object(sc scope, depth int) error {
 		if w.pos >= len(w.in) {
 			return ErrNotJSON
 		}
-		nk := normKey(origKey)
+		nk := w.r.normKey(origKey)
+		if nk == "" && sc.headers {
+			// Rate-limit headers are matched by prefix; response headers
+			// are rare enough to pay for the full folded name.
+			nk = foldKey(origKey)
+		}
 		child := scope{key: nk, env: sc.env, headers: sc.headers, mime: &mime}
 		if w.in[w.pos] == '{' {
 			switch nk {
@@ -228,7 +235,7 @@ func (w *walker) str(sc scope, isKey bool) (orig, redacted []byte) {
 	if escaped {
 		dec, offs = decodeJSONString(raw)
 	}
-	edits := w.r.stringEdits(dec, sc, isKey)
+	edits := w.r.stringEdits(dec, sc, isKey, w.filter)
 	redacted = applySpans(dec, edits)
 	if len(edits) == 0 {
 		return dec, redacted
@@ -281,13 +288,13 @@ func applySpans(text []byte, spans []span) []byte {
 }
 
 // stringEdits plans the replacements for one decoded JSON string.
-func (r *Redactor) stringEdits(dec []byte, sc scope, isKey bool) []span {
+func (r *Redactor) stringEdits(dec []byte, sc scope, isKey bool, filter lineFilter) []span {
 	if !isKey && len(dec) > 0 && !containsToken(dec) {
 		if rule, repl := r.wholeValue(dec, sc); rule != "" {
 			return []span{{start: 0, end: len(dec), rule: rule, repl: repl}}
 		}
 	}
-	spans := r.findSpans(dec)
+	spans := r.findSpansIn(dec, filter)
 	if !isKey && r.maxString > 0 && len(dec) > r.maxString && !r.disabled[RuleLargeString] {
 		spans = r.truncate(dec, spans)
 	}

@@ -51,6 +51,7 @@ type Redactor struct {
 	minLen    int
 	sensitive map[string]bool
 	safeHdrs  map[string]bool
+	intern    map[string]string
 }
 
 // New builds a Redactor. It fails only on an invalid Config.
@@ -67,6 +68,7 @@ func New(opts Options) (*Redactor, error) {
 		sensitive: sensitiveKeys(),
 		safeHdrs:  safeHeaders(),
 	}
+	r.intern = internKeys(r.sensitive, r.safeHdrs)
 	if opts.Config.MaxString != 0 {
 		r.maxString = opts.Config.MaxString
 	}
@@ -184,15 +186,26 @@ func (l *ledger) add(rule, pointer string, n int) {
 	l.list = append(l.list, Finding{Rule: rule, Pointer: pointer, Count: 1, OriginalLength: n})
 }
 
-// normKey folds a JSON key for the sensitive-key tables: lower case, with
-// "-" and "_" removed, so apiKey, api_key, API-KEY and x-api-key compare
-// as apikey / xapikey.
-func normKey(k []byte) string {
-	var buf [64]byte
+// normKey folds a JSON key for the key tables: lower case, with "-" and
+// "_" removed, so apiKey, api_key, API-KEY and x-api-key compare as apikey
+// and xapikey. Keys that no table knows give "": only known keys matter,
+// and looking them up in the intern table keeps the common path free of
+// allocations.
+func (r *Redactor) normKey(k []byte) string {
+	var buf [40]byte
 	if len(k) > len(buf) {
 		return ""
 	}
-	n := 0
+	if s, ok := r.intern[string(appendFolded(buf[:0], k))]; ok {
+		return s
+	}
+	return ""
+}
+
+// foldKey is normKey for any key, allocating.
+func foldKey(k []byte) string { return string(appendFolded(nil, k)) }
+
+func appendFolded(dst, k []byte) []byte {
 	for _, c := range k {
 		if c == '-' || c == '_' {
 			continue
@@ -200,10 +213,23 @@ func normKey(k []byte) string {
 		if c >= 'A' && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		buf[n] = c
-		n++
+		dst = append(dst, c)
 	}
-	return string(buf[:n])
+	return dst
+}
+
+// internKeys lists every key the walker compares against.
+func internKeys(tables ...map[string]bool) map[string]string {
+	m := map[string]string{}
+	for _, k := range strings.Fields("env environment responseheaders mediatype mimetype data bytes b64json base64 imagedata") {
+		m[k] = k
+	}
+	for _, t := range tables {
+		for k := range t {
+			m[k] = k
+		}
+	}
+	return m
 }
 
 // sensitiveKeys are JSON keys whose string value is a credential as a whole.
@@ -229,7 +255,13 @@ func safeHeaders() map[string]bool {
 }
 
 func (r *Redactor) safeHeader(k string) bool {
-	return r.safeHdrs[k] || strings.HasPrefix(k, "xratelimit") || strings.HasPrefix(k, "anthropicratelimit") || strings.HasPrefix(k, "ratelimit")
+	return r.safeHdrs[k] || r.rateLimitHeader(k)
+}
+
+// rateLimitHeader reports rate-limit headers, which help to debug retries.
+// They are matched by prefix, so the walker keeps the raw key for them.
+func (r *Redactor) rateLimitHeader(k string) bool {
+	return strings.HasPrefix(k, "xratelimit") || strings.HasPrefix(k, "anthropicratelimit") || strings.HasPrefix(k, "ratelimit")
 }
 
 func containsToken(v []byte) bool {

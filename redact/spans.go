@@ -100,6 +100,56 @@ func rightBoundary(text []byte, e int) bool {
 // findSpans returns the non-overlapping replacements for one piece of text,
 // sorted by start.
 func (r *Redactor) findSpans(text []byte) []span {
+	return r.findSpansIn(text, allRules)
+}
+
+// lineFilter says which rules may match anywhere in a JSON line: bit i for
+// rule i (rules from maxFiltered on always run), pathsBit for the path
+// needles.
+type lineFilter uint64
+
+const (
+	maxFiltered = 62
+	pathsBit    = 63
+	allRules    = ^lineFilter(0)
+)
+
+func (f lineFilter) has(i int) bool {
+	if i >= maxFiltered && i != pathsBit {
+		return true
+	}
+	return f&(1<<i) != 0
+}
+
+// filterLine runs every prefilter once over a whole JSON line, so that the
+// strings inside it only run the rules whose keywords the line contains.
+// Keywords hold no byte that JSON must escape; "/" may be escaped as "\/",
+// so a line with an escaped slash runs the path and URL rules anyway.
+func (r *Redactor) filterLine(line []byte) lineFilter {
+	var f lineFilter
+	slashEscaped := bytes.Contains(line, []byte(`\/`))
+	for i, ru := range r.rules {
+		if i >= maxFiltered {
+			break
+		}
+		if ru.mayMatch(line) || slashEscaped && ru.id == RuleURLPassword {
+			f |= 1 << i
+		}
+	}
+	if slashEscaped {
+		f |= 1 << pathsBit
+		return f
+	}
+	for _, n := range r.paths {
+		if bytes.Contains(line, n.text) {
+			f |= 1 << pathsBit
+			break
+		}
+	}
+	return f
+}
+
+func (r *Redactor) findSpansIn(text []byte, filter lineFilter) []span {
 	if len(text) < r.minLen {
 		return nil
 	}
@@ -114,7 +164,7 @@ func (r *Redactor) findSpans(text []byte) []span {
 	}
 	var spans []span
 	for prio, ru := range r.rules {
-		if !ru.mayMatch(text) {
+		if !filter.has(prio) || !ru.mayMatch(text) {
 			continue
 		}
 		for _, m := range ru.re.FindAllSubmatchIndex(text, -1) {
@@ -150,7 +200,7 @@ func (r *Redactor) findSpans(text []byte) []span {
 	if !r.disabled[RuleBase64Blob] && len(text) >= r.blobMin {
 		spans = r.blobSpans(text, protect, spans, base+1)
 	}
-	if len(r.paths) > 0 {
+	if len(r.paths) > 0 && filter.has(pathsBit) {
 		spans = r.pathSpans(text, protect, spans, base+2)
 	}
 	return resolve(spans)
