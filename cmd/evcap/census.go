@@ -17,9 +17,9 @@ import (
 
 func newCensusCmd(s streams) *cobra.Command {
 	var asJSON, failOnUnknown bool
-	var cliVersion string
+	var cliVersions []string
 	cmd := &cobra.Command{
-		Use:   "census [--json] [--fail-on-unknown] [--cli-version V] FILE...",
+		Use:   "census [--json] [--fail-on-unknown] [--cli-version [PROVIDER=]VERSION] FILE...",
 		Short: "Report which native event types and fields the normalizers handle, ignore or do not know",
 		Long: `census is the drift report: it runs each file through its provider's
 normalizer and counts, per provider and CLI version, every native event type
@@ -32,18 +32,23 @@ FILEs are raw CLI output or evcap captures (their native_in records), as for
 evcap normalize; the provider of each file is told the same way. The CLI
 version is the one the stream reports (Claude Code's system/init, opencode's
 session.created), else the cliVersion of a capture's capture.start record,
-else --cli-version, else "unknown". Files of the same provider and version are
+else --cli-version (PROVIDER=VERSION for one provider, a bare VERSION for
+any), else "unknown". Files of the same provider and version are
 counted together.
 
 With --fail-on-unknown the exit status is 1 when any type or field is unknown,
 and each is named on stderr with the place it was first seen. --json prints
 the report as one JSON document with a fixed key order and sorting.`,
 		Example: `  evcap census testdata/corpus/claude/*.stdout.jsonl
-  evcap census --cli-version 0.172.0 --fail-on-unknown codex-new.jsonl
+  evcap census --cli-version codex=0.172.0 --fail-on-unknown codex-new.jsonl gemini-new.jsonl
   evcap census --json captures/*.jsonl | jq '.groups[].types[] | select(.disposition=="unknown")'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rep, err := runCensus(cmd.Context(), s, args, cliVersion)
+			versions, err := parseCLIVersions(cliVersions)
+			if err != nil {
+				return &exitError{code: 2, err: err}
+			}
+			rep, err := runCensus(cmd.Context(), s, args, versions)
 			if err != nil {
 				return err
 			}
@@ -73,8 +78,27 @@ the report as one JSON document with a fixed key order and sorting.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&failOnUnknown, "fail-on-unknown", false, "exit 1 when any native type or field is unknown")
-	cmd.Flags().StringVar(&cliVersion, "cli-version", "", "CLI version for files whose stream and capture do not say")
+	cmd.Flags().StringSliceVar(&cliVersions, "cli-version", nil, "CLI version for files whose stream and capture do not say: VERSION for all, or PROVIDER=VERSION (repeatable)")
 	return cmd
+}
+
+// parseCLIVersions reads the --cli-version values: PROVIDER=VERSION for
+// one provider, a bare VERSION (key "") for every provider.
+func parseCLIVersions(vals []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, v := range vals {
+		provider, version, found := strings.Cut(v, "=")
+		if !found {
+			provider, version = "", v
+		} else if _, err := newNormalizer(provider); err != nil {
+			return nil, fmt.Errorf("--cli-version %s: %w", v, err)
+		}
+		if version == "" {
+			return nil, fmt.Errorf("--cli-version %q: empty version", v)
+		}
+		m[provider] = version
+	}
+	return m, nil
 }
 
 // censusReport is the whole census. Its JSON form is the --json output: the
@@ -130,10 +154,10 @@ type groupKey struct{ provider, version string }
 // runCensus reads every file and builds the report. A file that cannot be
 // opened or whose provider cannot be told stops the census (exit 2): a
 // report that silently skipped a file would understate the drift.
-func runCensus(ctx context.Context, s streams, names []string, cliVersion string) (*censusReport, error) {
+func runCensus(ctx context.Context, s streams, names []string, cliVersions map[string]string) (*censusReport, error) {
 	groups := map[groupKey]*censusGroup{}
 	for _, name := range names {
-		g, version, err := censusFile(ctx, s, name, cliVersion)
+		g, version, err := censusFile(ctx, s, name, cliVersions)
 		if err != nil {
 			return nil, err
 		}
@@ -171,7 +195,7 @@ func runCensus(ctx context.Context, s streams, names []string, cliVersion string
 // classifying it, because classification can depend on what earlier lines
 // established (opencode remembers which messages are the user's), and takes
 // the CLI version from the first init event that carries one.
-func censusFile(ctx context.Context, s streams, name, cliVersion string) (*censusGroup, string, error) {
+func censusFile(ctx context.Context, s streams, name string, cliVersions map[string]string) (*censusGroup, string, error) {
 	in, err := openNative(s, name)
 	if err != nil {
 		return nil, "", &exitError{code: 2, err: err}
@@ -217,8 +241,10 @@ func censusFile(ctx context.Context, s streams, name, cliVersion string) (*censu
 		version = streamVersion
 	case in.cliVersion != "":
 		version = in.cliVersion
-	case cliVersion != "":
-		version = cliVersion
+	case cliVersions[provider] != "":
+		version = cliVersions[provider]
+	case cliVersions[""] != "":
+		version = cliVersions[""]
 	}
 	return g, version, nil
 }
