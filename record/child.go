@@ -1,0 +1,178 @@
+package record
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Command runs argv as a child in its own process group and records it.
+// It returns when the child has exited and its output is recorded (or the
+// drain timeout passed), with the exit code evcap should exit with. An
+// error means the capture could not be written; the Result is still
+// filled in as far as it goes.
+func Command(argv []string, opts Options) (Result, error) {
+	opts.defaults()
+	if len(argv) == 0 {
+		return Result{ExitCode: 2}, errors.New("record: no command given")
+	}
+	p := newPipeline(&opts, RedactArgv(argv, opts.Redactor), filepath.Base(argv[0]))
+	if err := p.prepare(); err != nil {
+		return Result{ExitCode: 1}, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return Result{ExitCode: 1}, fmt.Errorf("record: stdout pipe: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return Result{ExitCode: 1}, fmt.Errorf("record: stderr pipe: %w", err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if opts.Stdin != nil {
+		cmd.Stdin = opts.Stdin
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	cmd.SysProcAttr = childAttr()
+	startErr := cmd.Start()
+	outW.Close()
+	errW.Close()
+
+	done := make(chan error, 1)
+	go func() { done <- p.run() }()
+
+	if startErr != nil {
+		outR.Close()
+		errR.Close()
+		code := 126
+		reason := "cannot be executed"
+		if errors.Is(startErr, exec.ErrNotFound) || errors.Is(startErr, fs.ErrNotExist) {
+			code, reason = 127, "not found"
+		}
+		fmt.Fprintf(p.con, "evcap: %s: command %s: %v\n", argv[0], reason, startErr)
+		p.exit = exitInfo{exit: code, code: &code, notes: []string{fmt.Sprintf("the command %s: %v", reason, startErr)}}
+		p.q.close()
+		werr := <-done
+		return p.result(), werr
+	}
+
+	pumps := make(chan struct{}, 2)
+	passthrough := &stickyWriter{w: opts.Passthrough}
+	go pump(outR, streamStdout, p.q, passthrough, pumps)
+	go pump(errR, streamStderr, p.q, &stickyWriter{w: p.con}, pumps)
+
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+
+	var notes []string
+	interrupts := 0
+	pid := cmd.Process.Pid
+	forwarded := false
+wait:
+	for {
+		select {
+		case sig := <-opts.Signals:
+			s, ok := sig.(syscall.Signal)
+			if !ok {
+				continue
+			}
+			forwarded = true
+			if s == syscall.SIGINT {
+				interrupts++
+				if interrupts >= 2 {
+					s = syscall.SIGKILL
+					fmt.Fprintf(p.con, "\nevcap: second interrupt: killing %s\n", filepath.Base(argv[0]))
+				}
+			}
+			notes = append(notes, fmt.Sprintf("evcap sent %s to the agent's process group", unix.SignalName(s)))
+			if err := syscall.Kill(-pid, s); err != nil {
+				syscall.Kill(pid, s)
+			}
+		case <-waited:
+			break wait
+		}
+	}
+
+	// The child is gone; its pipes close when every holder (a grandchild
+	// may be one) closes them. Wait that long, but not forever.
+	timer := time.NewTimer(opts.DrainTimeout)
+	for n := 0; n < 2; {
+		select {
+		case <-pumps:
+			n++
+			continue
+		case <-timer.C:
+			notes = append(notes, fmt.Sprintf("the agent exited but its output pipes stayed open (a process it started still holds them); stopped reading %s after it exited", opts.DrainTimeout))
+			for _, r := range []*os.File{outR, errR} {
+				if r.SetReadDeadline(time.Now()) != nil {
+					r.Close()
+				}
+			}
+			for ; n < 2; n++ {
+				<-pumps
+			}
+		}
+	}
+	timer.Stop()
+	outR.Close()
+	errR.Close()
+	if passthrough.err != nil {
+		notes = append(notes, fmt.Sprintf("--passthrough stopped: %v", passthrough.err))
+	}
+
+	ex := exitInfo{notes: notes}
+	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ws.Signaled() {
+		ex.exit = 128 + int(ws.Signal())
+		ex.signal = unix.SignalName(ws.Signal())
+	} else {
+		code := ws.ExitStatus()
+		ex.code, ex.exit = &code, code
+		ex.ownEnd = !forwarded && len(notes) == 0
+	}
+	p.exit = ex
+	p.q.close()
+	werr := <-done
+	return p.result(), werr
+}
+
+// pump copies a pipe into the queue (and to copyTo, unchanged, as the
+// bytes arrive) until EOF or its read deadline.
+func pump(r *os.File, s stream, q *queue, copyTo *stickyWriter, done chan<- struct{}) {
+	defer func() { done <- struct{}{} }()
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			copyTo.Write(buf[:n])
+			q.push(s, buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// stickyWriter stops writing after the first error (a reader of
+// --passthrough that went away) instead of failing the recording.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) {
+	if s.w == nil || s.err != nil {
+		return
+	}
+	_, s.err = s.w.Write(p)
+}

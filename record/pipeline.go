@@ -1,0 +1,404 @@
+package record
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/evcap/evcap/capture"
+	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/normalize/detect"
+	"github.com/evcap/evcap/render/legacy"
+)
+
+// exitInfo is how the source ended, set by the source before it closes the
+// queue (the queue's lock orders it before the pipeline reads it).
+type exitInfo struct {
+	code    *int
+	signal  string
+	exit    int // evcap's exit code
+	ownEnd  bool
+	notes   []string
+	noChild bool
+}
+
+// endPayload is the capture.end record: capture.End plus what a recorder
+// knows beyond a library tap.
+type endPayload struct {
+	capture.End
+	CLIVersion   string `json:"cliVersion,omitempty"`
+	StdoutLines  int64  `json:"stdoutLines"`
+	StdoutBytes  int64  `json:"stdoutBytes"`
+	StderrLines  int64  `json:"stderrLines"`
+	DroppedBytes int64  `json:"droppedBytes"`
+	Events       int64  `json:"events"`
+	ToolCalls    int64  `json:"toolCalls"`
+	Tokens       int64  `json:"tokens"`
+}
+
+type preItem struct {
+	stream stream
+	line   []byte
+	gap    *gapPayload
+}
+
+// pipeline is the one goroutine that turns queued output into records:
+// native lines, normalized events, legacy markers, the live rendering and
+// the status line. Nothing it does can block the readers of the pipes.
+type pipeline struct {
+	opts    *Options
+	q       *queue
+	con     *console
+	st      *stats
+	started time.Time
+	argv    []string
+	cliName string
+	onIdle  func()
+	exit    exitInfo
+
+	sink       *sink
+	opened     bool
+	provider   string
+	probe      event.Normalizer
+	probed     int
+	cliVersion string
+	sawInit    bool
+	norm       event.Normalizer
+	deriver    *legacy.Deriver
+	rend       Renderer
+	renderErr  bool
+	busy, idle bool
+
+	pre       []preItem
+	preLines  int
+	firstData time.Time
+
+	out, errs                          splitter
+	stdoutLines, stdoutBytes, errLines int64
+	dropped                            int64
+	tornStdout                         bool
+	notes                              []string
+	err                                error
+}
+
+func newPipeline(opts *Options, argv []string, cliName string) *pipeline {
+	p := &pipeline{opts: opts, q: newQueue(opts.QueueBytes), st: &stats{}, started: opts.Now(),
+		argv: argv, cliName: cliName, provider: opts.Provider}
+	p.con = newConsole(opts.Console, opts.Status, func() string { return p.st.line(opts.Now().Sub(p.started)) })
+	return p
+}
+
+func (p *pipeline) note(format string, args ...any) {
+	p.notes = append(p.notes, fmt.Sprintf(format, args...))
+}
+
+// prepare checks the output location before anything runs, so a bad -o
+// fails before the agent is started.
+func (p *pipeline) prepare() error {
+	if p.opts.Output != "" {
+		f, err := os.OpenFile(p.opts.Output, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+		if err != nil {
+			return fmt.Errorf("capture file: %w", err)
+		}
+		return f.Close()
+	}
+	if err := os.MkdirAll(p.opts.Dir, 0o755); err != nil {
+		return fmt.Errorf("capture directory: %w", err)
+	}
+	return nil
+}
+
+// run consumes the queue until it is closed and drained, then writes
+// capture.end. It returns the first error writing the capture.
+func (p *pipeline) run() error {
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	p.con.redraw()
+	for {
+		items, closed := p.q.take()
+		for _, c := range items {
+			p.chunk(c)
+			p.q.done(len(c.data))
+		}
+		if closed && len(items) == 0 {
+			break
+		}
+		if !p.opened && !p.firstData.IsZero() && p.opts.Now().Sub(p.firstData) >= p.opts.DetectWait {
+			p.open()
+		}
+		if len(items) > 0 {
+			continue
+		}
+		select {
+		case <-p.q.notify:
+		case <-tick.C:
+			p.con.redraw()
+		}
+	}
+	p.finish()
+	return p.err
+}
+
+func (p *pipeline) chunk(c chunk) {
+	sp := &p.out
+	if c.stream == streamStderr {
+		sp = &p.errs
+	}
+	gapEnd := func(b, l int64) { p.gapped(c.stream, b, l) }
+	if c.data == nil {
+		sp.gap(c.gapBytes, c.gapNewlines, c.gapEndsLine, gapEnd)
+		return
+	}
+	if c.stream == streamStdout {
+		p.stdoutBytes += int64(len(c.data))
+		if p.firstData.IsZero() {
+			p.firstData = p.opts.Now()
+		}
+	}
+	sp.feed(c.data, func(line []byte) { p.line(c.stream, line) }, gapEnd)
+}
+
+func (p *pipeline) gapped(s stream, bytes, lines int64) {
+	p.dropped += bytes
+	g := gapPayload{Stream: s.String(), DroppedBytes: bytes, DroppedLines: lines,
+		Reason: "the capture writer fell behind the agent's output; these bytes were passed through but not recorded"}
+	p.note("%s: %d bytes (%d lines) not recorded because the capture writer fell behind", s, bytes, lines)
+	if !p.opened {
+		p.pre = append(p.pre, preItem{stream: s, gap: &g})
+		return
+	}
+	p.sink.gap(g)
+}
+
+func (p *pipeline) line(s stream, line []byte) {
+	if p.opened {
+		p.record(s, line)
+		return
+	}
+	p.pre = append(p.pre, preItem{stream: s, line: append([]byte(nil), line...)})
+	if s != streamStdout {
+		return
+	}
+	p.preLines++
+	p.detect()
+	if p.sawInit || p.preLines >= p.opts.DetectLines {
+		p.open()
+	}
+}
+
+// detect names the provider from the held lines and feeds them to a
+// probe normalizer that looks for the CLI's version in its init event.
+func (p *pipeline) detect() {
+	if p.provider == "" {
+		var stdout [][]byte
+		for _, it := range p.pre {
+			if it.stream == streamStdout && it.line != nil {
+				stdout = append(stdout, it.line)
+			}
+		}
+		m, ok := detect.Detect(stdout)
+		if !ok {
+			return
+		}
+		p.provider = m.Provider
+	}
+	if p.probe == nil {
+		if p.opts.NewNormalizer == nil {
+			return
+		}
+		n, err := p.opts.NewNormalizer(p.provider)
+		if err != nil {
+			return
+		}
+		p.probe = n
+	}
+	seen := 0
+	for _, it := range p.pre {
+		if it.stream != streamStdout || it.line == nil {
+			continue
+		}
+		seen++
+		if seen <= p.probed {
+			continue
+		}
+		p.probed = seen
+		for _, e := range p.probe.Line(int64(seen), it.line) {
+			if e.Kind == event.KindInit && !p.sawInit {
+				p.sawInit = true
+				p.cliVersion = e.Version
+			}
+		}
+	}
+}
+
+// open creates the capture file, writes capture.start and the held lines.
+func (p *pipeline) open() {
+	if p.opened {
+		return
+	}
+	p.opened = true
+	p.detect()
+	now := p.opts.Now()
+	sk, err := openSink(p.opts.Output, p.opts.Dir, p.provider, now, p.opts.Redactor, p.opts.Now)
+	if err != nil {
+		p.err = err
+		fmt.Fprintf(p.con, "evcap: cannot record: %v\n", err)
+		return
+	}
+	p.sink = sk
+	if p.provider == "" {
+		p.note("provider not detected from the first lines: nothing was normalized")
+	} else if p.opts.NewNormalizer != nil {
+		n, err := p.opts.NewNormalizer(p.provider)
+		if err != nil {
+			p.note("no normalizer: %v", err)
+		} else {
+			p.norm = n
+			p.deriver = legacy.New()
+		}
+	}
+	if p.norm != nil && p.opts.NewRenderer != nil {
+		p.rend = p.opts.NewRenderer(p.con)
+	}
+	p.sink.meta(envelope.EventCaptureStart, capture.Start{
+		EvcapVersion: p.opts.EvcapVersion, Provider: p.provider, Argv: p.argv,
+		CLIName: p.cliName, CLIVersion: p.cliVersion, OS: runtime.GOOS, Arch: runtime.GOARCH,
+	})
+	pre := p.pre
+	p.pre = nil
+	for _, it := range pre {
+		if it.gap != nil {
+			p.sink.gap(*it.gap)
+			continue
+		}
+		p.record(it.stream, it.line)
+	}
+}
+
+func (p *pipeline) record(s stream, line []byte) {
+	if p.sink == nil {
+		return
+	}
+	if s == streamStderr {
+		p.errLines++
+		p.sink.stderr(line)
+		return
+	}
+	p.stdoutLines++
+	red, l := p.sink.redactLine(line)
+	seq := p.sink.native(red, l)
+	if p.norm == nil {
+		return
+	}
+	// The normalizer reads the line as recorded (redacted), so replaying
+	// the capture's native_in gives back its normalized_out.
+	for _, e := range p.norm.Line(seq, red) {
+		p.emit(e)
+	}
+}
+
+func (p *pipeline) emit(e event.Event) {
+	if e.SessionID != "" && p.sink.session == "" {
+		p.sink.session = e.SessionID
+	}
+	if e.Kind == event.KindInit && e.Version != "" && p.cliVersion == "" {
+		p.cliVersion = e.Version
+	}
+	p.sink.normalized(e)
+	p.st.add(e)
+	if p.rend != nil && !p.renderErr {
+		if err := p.rend.Render(e); err != nil {
+			p.renderErr = true
+			p.note("live rendering stopped: %v", err)
+		}
+	}
+	if p.deriver != nil {
+		for _, m := range p.deriver.Event(e) {
+			p.sink.legacy(m.Line, m.Cause)
+		}
+	}
+	if e.Kind == event.KindStatus {
+		switch e.Status {
+		case "busy":
+			p.busy = true
+		case "idle":
+			if p.busy && !p.idle {
+				p.idle = true
+				if p.opts.UntilIdle && p.onIdle != nil {
+					p.onIdle()
+				}
+			}
+		}
+	}
+}
+
+// finish records what is left in the splitters, the end of the
+// normalizer and the legacy stream, and capture.end.
+func (p *pipeline) finish() {
+	if torn, gb, gl, inGap := p.out.end(); inGap {
+		p.gapped(streamStdout, gb, gl)
+	} else if torn != nil {
+		p.tornStdout = true
+		p.note("the last stdout line has no newline (%d bytes); it is recorded as it was", len(torn))
+		p.line(streamStdout, append([]byte(nil), torn...))
+	}
+	if torn, gb, gl, inGap := p.errs.end(); inGap {
+		p.gapped(streamStderr, gb, gl)
+	} else if torn != nil {
+		p.line(streamStderr, append([]byte(nil), torn...))
+	}
+	p.open()
+	p.con.clear()
+	if p.sink == nil {
+		return
+	}
+	if p.norm != nil {
+		for _, e := range p.norm.End() {
+			p.emit(e)
+		}
+	}
+	if p.deriver != nil {
+		for _, m := range p.deriver.End() {
+			p.sink.legacy(m.Line, m.Cause)
+		}
+	}
+	if p.rend != nil && !p.renderErr {
+		p.rend.Close()
+	}
+	notes := append(p.exit.notes, p.notes...)
+	end := endPayload{
+		End: capture.End{
+			ExitCode:   p.exit.code,
+			Signal:     p.exit.signal,
+			CleanEnd:   p.exit.ownEnd && !p.tornStdout && p.dropped == 0,
+			DurationMs: p.opts.Now().Sub(p.started).Milliseconds(),
+			Notes:      notes,
+		},
+		CLIVersion:   p.cliVersion,
+		StdoutLines:  p.stdoutLines,
+		StdoutBytes:  p.stdoutBytes,
+		StderrLines:  p.errLines,
+		DroppedBytes: p.dropped,
+		Events:       p.st.events.Load(),
+		ToolCalls:    p.st.tools.Load(),
+		Tokens:       p.st.tokens.Load(),
+	}
+	end.Counts = p.sink.counts()
+	end.Counts[string(envelope.StageMeta)]++ // this record
+	p.sink.meta(envelope.EventCaptureEnd, end)
+	if err := p.sink.close(); err != nil && p.err == nil {
+		p.err = err
+	}
+	p.notes = notes
+}
+
+func (p *pipeline) result() Result {
+	r := Result{ExitCode: p.exit.exit, Signal: p.exit.signal, Provider: p.provider, Notes: p.notes}
+	if p.sink != nil {
+		r.Path = p.sink.path
+		r.Records = p.sink.w.Sequence()
+	}
+	return r
+}

@@ -1,0 +1,120 @@
+package record
+
+import (
+	"bytes"
+	"sync"
+)
+
+// stream names where a chunk of native output came from.
+type stream uint8
+
+const (
+	streamStdout stream = iota
+	streamStderr
+)
+
+func (s stream) String() string {
+	if s == streamStderr {
+		return "stderr"
+	}
+	return "stdout"
+}
+
+// chunk is a piece of a child's output as one read returned it, or (when
+// gapBytes > 0 and data is nil) the mark of bytes the queue had to drop.
+type chunk struct {
+	stream      stream
+	data        []byte
+	gapBytes    int64
+	gapNewlines int64
+	// gapEndsLine: the last dropped byte was a newline, so the next chunk
+	// starts a fresh line.
+	gapEndsLine bool
+}
+
+// queue hands chunks from the readers of the child's pipes to the one
+// goroutine that writes the capture. It never blocks a reader: when more
+// than limit bytes wait, a new chunk is dropped and counted, and the count
+// is queued as a gap mark before the next chunk of that stream that fits,
+// so the capture says what it lost instead of losing it silently. That
+// keeps a slow disk from slowing the agent or the --passthrough pipeline.
+type queue struct {
+	mu      sync.Mutex
+	items   []chunk
+	bytes   int
+	limit   int
+	dropped [2]struct {
+		bytes, newlines int64
+		endsLine        bool
+	}
+	closed bool
+	notify chan struct{}
+}
+
+func newQueue(limit int) *queue {
+	return &queue{limit: limit, notify: make(chan struct{}, 1)}
+}
+
+// push queues a copy of data. It reports false when data was dropped.
+func (q *queue) push(s stream, data []byte) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return false
+	}
+	if q.bytes > 0 && q.bytes+len(data) > q.limit {
+		q.dropped[s].bytes += int64(len(data))
+		q.dropped[s].newlines += int64(bytes.Count(data, []byte{'\n'}))
+		q.dropped[s].endsLine = len(data) > 0 && data[len(data)-1] == '\n'
+		return false
+	}
+	q.flushGapLocked(s)
+	q.items = append(q.items, chunk{stream: s, data: append([]byte(nil), data...)})
+	q.bytes += len(data)
+	q.wake()
+	return true
+}
+
+func (q *queue) flushGapLocked(s stream) {
+	if d := q.dropped[s]; d.bytes > 0 {
+		q.items = append(q.items, chunk{stream: s, gapBytes: d.bytes, gapNewlines: d.newlines, gapEndsLine: d.endsLine})
+		q.dropped[s].bytes, q.dropped[s].newlines, q.dropped[s].endsLine = 0, 0, false
+	}
+}
+
+func (q *queue) wake() {
+	select {
+	case q.notify <- struct{}{}:
+	default:
+	}
+}
+
+// close ends the queue; drops not yet reported are queued as gap marks.
+func (q *queue) close() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return
+	}
+	q.flushGapLocked(streamStdout)
+	q.flushGapLocked(streamStderr)
+	q.closed = true
+	q.wake()
+}
+
+// take returns the waiting chunks and whether the queue is closed. The
+// bytes stay counted against the limit until done is called for them.
+func (q *queue) take() ([]chunk, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	items := q.items
+	q.items = nil
+	return items, q.closed
+}
+
+// done releases n bytes taken earlier.
+func (q *queue) done(n int) {
+	q.mu.Lock()
+	q.bytes -= n
+	q.mu.Unlock()
+}

@@ -1,0 +1,125 @@
+package record
+
+import (
+	"io"
+	"os"
+	"time"
+
+	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/redact"
+)
+
+// Defaults for Options.
+const (
+	// DefaultDir is where captures go when no output file is named.
+	DefaultDir = "evcap-captures"
+	// DefaultDrainTimeout bounds the wait for the child's pipes to close
+	// after it exited (a grandchild may hold them open).
+	DefaultDrainTimeout = 2 * time.Second
+	// DefaultQueueBytes bounds the output waiting to be written to the
+	// capture; more is dropped and recorded as a gap.
+	DefaultQueueBytes = 32 << 20
+	// DefaultDetectLines and DefaultDetectWait bound how much output is
+	// held back before the capture file is opened: until the provider and
+	// the CLI's version are known, this many stdout lines were read, or
+	// this long has passed since the first output.
+	DefaultDetectLines = 8
+	DefaultDetectWait  = 500 * time.Millisecond
+)
+
+// Renderer shows normalized events live (render/term's Renderer is one).
+type Renderer interface {
+	Render(e event.Event) error
+	Close() error
+}
+
+// Options configure a recording. The zero value records to a new file in
+// DefaultDir, detects the provider, redacts nothing and shows nothing.
+type Options struct {
+	// Provider is the provider's name, or "" / "auto" to detect it from
+	// the first lines of output.
+	Provider string
+	// NewNormalizer makes a normalizer for a provider name (cmd's provider
+	// table). Without it nothing is normalized.
+	NewNormalizer func(provider string) (event.Normalizer, error)
+	// Output is the capture file to write (created or truncated); when
+	// empty a new file named by capture.FileName is made in Dir.
+	Output string
+	// Dir is the directory for new capture files (DefaultDir when empty).
+	Dir string
+	// Redactor is applied to every payload before it is written; nil
+	// writes payloads as they came (cmd warns loudly).
+	Redactor *redact.Redactor
+	// NewRenderer makes the live renderer, writing to w (evcap's stderr,
+	// shared with the status line); nil renders nothing.
+	NewRenderer func(w io.Writer) Renderer
+	// Passthrough receives the child's stdout unchanged, as it arrives.
+	Passthrough io.Writer
+	// Console is evcap's standard error: the child's stderr is copied to
+	// it, and the renderer and status line write to it.
+	Console io.Writer
+	// Status draws a one-line live status on Console (only for a terminal).
+	Status bool
+	// Stdin is given to the child as its standard input (a file, so the
+	// child reads it directly); nil gives it no input.
+	Stdin *os.File
+	// Signals delivers the signals to forward (SIGINT, SIGTERM, SIGHUP).
+	Signals <-chan os.Signal
+	// UntilIdle ends an SSE or stdin recording when the session reports
+	// it is idle after having been busy.
+	UntilIdle bool
+	// EvcapVersion goes into capture.start.
+	EvcapVersion string
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+
+	DrainTimeout time.Duration
+	QueueBytes   int
+	DetectLines  int
+	DetectWait   time.Duration
+}
+
+func (o *Options) defaults() {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Dir == "" {
+		o.Dir = DefaultDir
+	}
+	if o.Provider == "auto" {
+		o.Provider = ""
+	}
+	if o.DrainTimeout <= 0 {
+		o.DrainTimeout = DefaultDrainTimeout
+	}
+	if o.QueueBytes <= 0 {
+		o.QueueBytes = DefaultQueueBytes
+	}
+	if o.DetectLines <= 0 {
+		o.DetectLines = DefaultDetectLines
+	}
+	if o.DetectWait <= 0 {
+		o.DetectWait = DefaultDetectWait
+	}
+	if o.Console == nil {
+		o.Console = io.Discard
+	}
+}
+
+// Result is how a recording ended.
+type Result struct {
+	// Path is the capture file written ("" when none could be created).
+	Path string
+	// ExitCode is what evcap should exit with: the child's exit code,
+	// 128+signal when it died by a signal, 127 when the command was not
+	// found, 126 when it could not be executed; 0 for stdin and SSE.
+	ExitCode int
+	// Signal names the signal that ended the child ("SIGSEGV"), if one did.
+	Signal string
+	// Records is the number of records written.
+	Records int64
+	// Provider is the provider recorded ("" when undetected).
+	Provider string
+	// Notes are the things capture.end notes (torn line, drain timeout…).
+	Notes []string
+}

@@ -1,0 +1,206 @@
+package record
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/evcap/evcap/capture"
+	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/redact"
+)
+
+// sink writes the records of one recording. It is used by one goroutine
+// (the pipeline's), so it needs no lock of its own; envelope.Writer flushes
+// in the background so a kill -9 loses at most its flush interval.
+//
+// It writes through envelope.Writer rather than capture.Capturer because a
+// recorder needs two things a library tap does not: gap records, and a
+// provider that is known only after the first lines were read.
+type sink struct {
+	w        *envelope.Writer
+	f        *os.File
+	path     string
+	provider string
+	session  string
+	red      *redact.Redactor
+	err      error
+}
+
+// openSink creates the capture file: path itself, or a new file named by
+// capture.FileName inside dir.
+func openSink(path, dir, provider string, now time.Time, red *redact.Redactor, clock func() time.Time) (*sink, error) {
+	id, err := envelope.NewCaptureID(now, rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("capture id: %w", err)
+	}
+	flag := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	if path == "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("capture directory %s: %w", dir, err)
+		}
+		path = filepath.Join(dir, capture.FileName(provider, now, id))
+		flag = os.O_CREATE | os.O_WRONLY | os.O_EXCL
+	}
+	f, err := os.OpenFile(path, flag, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("capture file: %w", err)
+	}
+	return &sink{
+		w:        envelope.NewWriter(f, envelope.WriterOptions{CaptureID: id, Now: clock}),
+		f:        f,
+		path:     path,
+		provider: provider,
+		red:      red,
+	}, nil
+}
+
+func (s *sink) write(stage envelope.Stage, eventType string, payload []byte, ledger []envelope.Redaction, cause []int64) int64 {
+	rec := envelope.Record{Provider: s.provider, SessionID: s.session, Stage: stage,
+		EventType: eventType, Payload: payload, Redactions: ledger, Cause: cause}
+	seq, err := s.w.Write(&rec)
+	if err != nil && s.err == nil {
+		s.err = err
+	}
+	return seq
+}
+
+// redactLine applies the redactor to a raw line (JSON or text).
+func (s *sink) redactLine(line []byte) ([]byte, []envelope.Redaction) {
+	if s.red == nil {
+		return line, nil
+	}
+	out, f := s.red.Line(line)
+	return out, ledger(f)
+}
+
+func ledger(fs []redact.Finding) []envelope.Redaction {
+	if len(fs) == 0 {
+		return nil
+	}
+	out := make([]envelope.Redaction, len(fs))
+	for i, f := range fs {
+		out[i] = envelope.Redaction{Rule: f.Rule, Pointer: f.Pointer, Count: f.Count, OriginalLength: f.OriginalLength}
+	}
+	return out
+}
+
+// native records an already redacted stdout line.
+func (s *sink) native(line []byte, l []envelope.Redaction) int64 {
+	payload, kind := envelope.EncodeNativeLine(line)
+	eventType := envelope.EventNonJSON
+	if kind == envelope.NativeJSON {
+		eventType = capture.NativeEventType(line)
+	}
+	return s.write(envelope.StageNativeIn, eventType, payload, l, nil)
+}
+
+// stderr records a raw stderr line, redacted as text.
+func (s *sink) stderr(line []byte) int64 {
+	var l []envelope.Redaction
+	if s.red != nil {
+		var f []redact.Finding
+		line, f = s.red.Text(line)
+		l = ledger(f)
+	}
+	payload, _ := envelope.EncodeTextLine(line)
+	return s.write(envelope.StageNativeIn, envelope.EventStderr, payload, l, nil)
+}
+
+// normalized records an event; its Cause becomes the record's cause.
+func (s *sink) normalized(e event.Event) int64 {
+	cause := e.Cause
+	e.Cause = nil
+	payload, err := json.Marshal(e)
+	if err != nil {
+		payload = []byte("null")
+	}
+	var l []envelope.Redaction
+	if s.red != nil {
+		// The event came from redacted lines; this catches what only the
+		// assembled block shows (a secret split across deltas).
+		if out, f, err := s.red.JSON(payload); err == nil {
+			payload, l = out, ledger(f)
+		}
+	}
+	return s.write(envelope.StageNormalizedOut, string(e.Kind), payload, l, cause)
+}
+
+// legacy records one marker line.
+func (s *sink) legacy(line string, cause []int64) int64 {
+	b := []byte(line)
+	var l []envelope.Redaction
+	if s.red != nil {
+		var f []redact.Finding
+		b, f = s.red.Text(b)
+		l = ledger(f)
+	}
+	payload, _ := envelope.EncodeTextLine(b)
+	marker := line
+	if len(line) > 0 && line[0] == '[' {
+		for i := 1; i < len(line); i++ {
+			if line[i] == ']' {
+				marker = line[:i+1]
+				break
+			}
+			if line[i] == ' ' {
+				break
+			}
+		}
+	}
+	return s.write(envelope.StageLegacyOut, marker, payload, l, cause)
+}
+
+// gap records bytes of a stream the capture could not keep.
+type gapPayload struct {
+	Stream       string `json:"stream"`
+	DroppedBytes int64  `json:"droppedBytes"`
+	DroppedLines int64  `json:"droppedLines"`
+	Reason       string `json:"reason"`
+}
+
+func (s *sink) gap(g gapPayload) int64 {
+	payload, _ := json.Marshal(g)
+	return s.write(envelope.StageNativeIn, envelope.EventGap, payload, nil, nil)
+}
+
+func (s *sink) meta(eventType string, v any) int64 {
+	payload, err := json.Marshal(v)
+	if err != nil {
+		payload = []byte("null")
+	}
+	var l []envelope.Redaction
+	if s.red != nil {
+		if out, f, err := s.red.JSON(payload); err == nil {
+			payload, l = out, ledger(f)
+		}
+	}
+	return s.write(envelope.StageMeta, eventType, payload, l, nil)
+}
+
+func (s *sink) counts() map[string]int64 {
+	out := map[string]int64{}
+	for k, v := range s.w.Counts() {
+		out[string(k)] = v
+	}
+	return out
+}
+
+// close flushes, syncs and closes the file.
+func (s *sink) close() error {
+	err := s.w.Close()
+	if cerr := s.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = s.err
+	}
+	if err != nil {
+		return fmt.Errorf("capture %s: %w", s.path, err)
+	}
+	return nil
+}

@@ -1,0 +1,84 @@
+package record
+
+import "bytes"
+
+// splitter cuts one stream's chunks into lines. It holds at most the line
+// being assembled. After a gap mark it discards the rest of the line the
+// gap tore (its start is lost) and counts it into the gap, so a gap never
+// produces a spliced line that the child did not write.
+type splitter struct {
+	pending  []byte
+	skipping bool
+	gapBytes int64
+	gapLines int64
+}
+
+// feed calls line for each complete line in p (without its newline) and
+// gapEnd when a torn-by-gap line ends. The slice given to line is valid
+// only during the call.
+func (s *splitter) feed(p []byte, line func([]byte), gapEnd func(bytes, lines int64)) {
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if s.skipping {
+			if i < 0 {
+				s.gapBytes += int64(len(p))
+				return
+			}
+			s.gapBytes += int64(i + 1)
+			s.gapLines++
+			s.skipping = false
+			gapEnd(s.gapBytes, s.gapLines)
+			s.gapBytes, s.gapLines = 0, 0
+			p = p[i+1:]
+			continue
+		}
+		if i < 0 {
+			s.pending = append(s.pending, p...)
+			return
+		}
+		if len(s.pending) > 0 {
+			s.pending = append(s.pending, p[:i]...)
+			line(s.pending)
+			s.reset()
+		} else {
+			line(p[:i])
+		}
+		p = p[i+1:]
+	}
+}
+
+// gap notes n dropped bytes holding newlines newlines: the line being
+// assembled is lost, and so is the rest of the line the gap ends in unless
+// the dropped bytes ended with a newline. gapEnd is called at once in that
+// case, otherwise when the torn line ends.
+func (s *splitter) gap(n, newlines int64, endsLine bool, gapEnd func(bytes, lines int64)) {
+	s.gapBytes += n + int64(len(s.pending))
+	s.gapLines += newlines
+	s.reset()
+	if endsLine {
+		gapEnd(s.gapBytes, s.gapLines)
+		s.gapBytes, s.gapLines, s.skipping = 0, 0, false
+		return
+	}
+	s.skipping = true
+}
+
+func (s *splitter) reset() {
+	// A buffer grown by a huge line is given back, not kept for the run.
+	if cap(s.pending) > 4<<20 {
+		s.pending = nil
+	} else {
+		s.pending = s.pending[:0]
+	}
+}
+
+// end returns the unterminated last line, if any, and a gap still open.
+func (s *splitter) end() (torn []byte, gapBytes, gapLines int64, inGap bool) {
+	if s.skipping {
+		return nil, s.gapBytes, s.gapLines + 1, true
+	}
+	if len(s.pending) == 0 {
+		return nil, 0, 0, false
+	}
+	return s.pending, 0, 0, false
+}
