@@ -60,6 +60,7 @@ turns a bad run into a deterministic regression test.`,
 		newFakeModelCmd(s),
 		newNormalizeCmd(s),
 		newCensusCmd(s),
+		newRecordCmd(s),
 	)
 	return root
 }
