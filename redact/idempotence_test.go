@@ -88,8 +88,11 @@ func TestIdempotentOnCorpus(t *testing.T) {
 }
 
 func FuzzIdempotent(f *testing.F) {
+	// Long lines make slow fuzz inputs; the property test above covers them.
 	for _, line := range corpusLines(f) {
-		f.Add(line)
+		if len(line) <= 4096 {
+			f.Add(line)
+		}
 	}
 	for _, p := range positives() {
 		f.Add([]byte(p.text()))

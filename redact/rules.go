@@ -224,31 +224,18 @@ func hasLower(b []byte) bool {
 	return false
 }
 
-// containsFold reports whether s contains the lower-case ASCII word kw,
-// ignoring ASCII case, without allocating.
+// containsFold reports whether s contains kw, a lower-case ASCII word,
+// ignoring ASCII case, without allocating. One pass with a cheap first-byte
+// test beats IndexByte here: the first letters of the keywords are common.
 func containsFold(s, kw []byte) bool {
 	if len(kw) == 0 {
 		return true
 	}
 	first := kw[0]
-	upper := first &^ 0x20
-	for i := 0; i+len(kw) <= len(s); {
-		j := bytes.IndexByte(s[i:], first)
-		k := bytes.IndexByte(s[i:], upper)
-		if j < 0 || (k >= 0 && k < j) {
-			j = k
-		}
-		if j < 0 {
-			return false
-		}
-		p := i + j
-		if p+len(kw) > len(s) {
-			return false
-		}
-		if bytes.EqualFold(s[p:p+len(kw)], kw) {
+	for i := 0; i+len(kw) <= len(s); i++ {
+		if s[i]|0x20 == first && bytes.EqualFold(s[i:i+len(kw)], kw) {
 			return true
 		}
-		i = p + 1
 	}
 	return false
 }
