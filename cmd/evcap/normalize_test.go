@@ -161,3 +161,36 @@ func runEvcap(t *testing.T, stdin []byte, args ...string) (string, string, int) 
 	code := run(context.Background(), args, bytes.NewReader(stdin), &out, &errOut)
 	return out.String(), errOut.String(), code
 }
+
+// TestNormalizeBigLine streams a codex stream whose first and middle lines
+// are over 16 MiB through the command (the first line is read whole before
+// the provider is known), and checks that the text arrives intact.
+func TestNormalizeBigLine(t *testing.T) {
+	big := strings.Repeat("x", 17<<20)
+	var in bytes.Buffer
+	// Shapes of testdata/corpus/codex/tools.stdout.jsonl; the sizes are synthetic.
+	in.WriteString(`{"type":"thread.started","thread_id":"` + big + `"}` + "\n")
+	in.WriteString(`{"type":"turn.started"}` + "\n")
+	in.WriteString(`{"type":"item.completed","item":{"id":"item_1","type":"agent_message","text":"` + big + `"}}` + "\n")
+	in.WriteString(`{"type":"turn.completed","usage":{"input_tokens":1,"cached_input_tokens":0,"output_tokens":1,"reasoning_output_tokens":0}}` + "\n")
+	out, errOut, code := runEvcap(t, in.Bytes(), "normalize", "-")
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	var texts, sessions int
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		var e event.Event
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("output line is not an event: %v", err)
+		}
+		if e.Kind == event.KindText && e.Text == big {
+			texts++
+		}
+		if e.SessionID == big {
+			sessions++
+		}
+	}
+	if texts != 1 || sessions == 0 {
+		t.Errorf("got %d whole 17 MiB texts and %d events with the 17 MiB session id; want 1 and at least 1", texts, sessions)
+	}
+}
