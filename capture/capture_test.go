@@ -14,6 +14,7 @@ import (
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/redact"
 )
 
 func clock() time.Time { return time.Date(2026, 11, 29, 19, 0, 0, 0, time.UTC) }
@@ -239,5 +240,30 @@ func TestRedactHookSeesEveryPayload(t *testing.T) {
 	}
 	if got := recs[1].Cause; len(got) != 1 || got[0] != 1 {
 		t.Errorf("normalized_out cause = %v, want [1] (the last native line)", got)
+	}
+}
+
+func TestRedactHookWithRealRules(t *testing.T) {
+	r, err := redact.New(redact.Options{Home: "/home/alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A fake key assembled at run time, so the repository holds no key shape.
+	key := "sk-ant-api03-" + strings.Repeat("Ab3x", 20) + "-Q1w2E3r4AA"
+	var file bytes.Buffer
+	c := New(envelope.NewWriter(&file, envelope.WriterOptions{CaptureID: "C"}), Options{Provider: "claude", Redact: RedactHook(r)})
+	c.Native([]byte(`{"type":"user","message":{"content":"export ANTHROPIC_API_KEY=` + key + ` in /home/alice/src"}}`))
+	if err := c.Close(End{}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(file.Bytes(), []byte(key)) || bytes.Contains(file.Bytes(), []byte("/home/alice")) {
+		t.Fatalf("secret or home path reached the file:\n%s", file.String())
+	}
+	recs := readCapture(t, &file)
+	if len(recs[0].Redactions) == 0 || recs[0].Redactions[0].Pointer != "/message/content" {
+		t.Fatalf("ledger = %+v", recs[0].Redactions)
+	}
+	if !bytes.Contains(recs[0].Payload, []byte("<HOME>/src")) {
+		t.Fatalf("payload = %s", recs[0].Payload)
 	}
 }
