@@ -61,6 +61,9 @@ turns a bad run into a deterministic regression test.`,
 		newNormalizeCmd(s),
 		newCensusCmd(s),
 		newRecordCmd(s),
+		newReplayCmd(s),
+		newPlayCmd(s),
+		newPromoteCmd(s),
 	)
 	return root
 }

@@ -1,0 +1,30 @@
+// Package replay runs a recorded agent run (a capture file or a fixture)
+// through normalizers and renderers again and says, for people, where the
+// output first differs from what was expected.
+//
+// Three modes:
+//
+//	native      native_in lines → a Normalizer → normalized events, compared
+//	            with golden/normalized.golden or the recorded normalized_out
+//	normalized  normalized_out events → a Renderer → text, compared with
+//	            golden/<format>.golden
+//	legacy      normalized_out events → a legacy Renderer → marker lines,
+//	            compared with golden/legacy.golden or the recorded legacy_out
+//
+// Records are taken in sequence order, never timestamp order. A Mismatch
+// names the first diverging record (sequence, stage, event type), the
+// native lines behind it (through cause), a short line diff of our own
+// making (stable from release to release) and the command that updates the
+// golden when the change is intended.
+//
+// Rechunking (Options.Rechunk) re-splits every text, thinking and tool
+// input delta at seeded random points, in the native lines where the
+// provider format allows it and in the normalized events, and checks that
+// the normalized text and the rendered output do not change: boundary bugs
+// (text lost or doubled where a delta ends) show up as a Mismatch.
+//
+// The package declares the Normalizer and Renderer interfaces it consumes
+// and imports no normalizer or renderer: callers pass their own, which is
+// how other Go projects replay evcap fixtures through their code (see
+// Golden). It does not sanitize or write fixtures (package promote does).
+package replay

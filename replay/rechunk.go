@@ -1,0 +1,280 @@
+package replay
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/fixtures"
+	"github.com/tidwall/gjson"
+)
+
+// Rechunk re-splits deltas at random points drawn from Seed. The same seed
+// always gives the same split, so a failure is reproduced by its seed.
+type Rechunk struct {
+	Seed uint64
+}
+
+func (rc Rechunk) rng() *rand.Rand { return rand.New(rand.NewPCG(rc.Seed, 0x65766361)) }
+
+// pieces cuts s at 1 to 3 random rune boundaries (s itself when it has
+// fewer than two runes).
+func pieces(s string, rng *rand.Rand) []string {
+	n := utf8.RuneCountInString(s)
+	if n < 2 {
+		return []string{s}
+	}
+	cuts := map[int]bool{}
+	for want := 1 + rng.IntN(min(n-1, 3)); len(cuts) < want; {
+		cuts[1+rng.IntN(n-1)] = true
+	}
+	var out []string
+	start, i := 0, 0
+	for pos := range s {
+		if cuts[i] {
+			out = append(out, s[start:pos])
+			start = pos
+		}
+		i++
+	}
+	return append(out, s[start:])
+}
+
+// Events returns evs with every text and thinking delta split into several
+// deltas of the same block (same ids, same cause).
+func (rc Rechunk) Events(evs []event.Event) []event.Event {
+	rng := rc.rng()
+	var out []event.Event
+	for _, e := range evs {
+		if e.Phase != event.PhaseDelta || (e.Kind != event.KindText && e.Kind != event.KindThinking) {
+			out = append(out, e)
+			continue
+		}
+		for _, p := range pieces(e.Text, rng) {
+			c := e
+			c.Text = p
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// deltaPaths are the string fields holding a delta piece in the native
+// formats that stream deltas one per line, each with the condition that
+// makes a line such a delta.
+var deltaPaths = []struct {
+	match func(gjson.Result) bool
+	path  string
+}{
+	// Claude Code stream_event content_block_delta.
+	{func(r gjson.Result) bool { return isClaudeDelta(r, "text_delta") }, "event.delta.text"},
+	{func(r gjson.Result) bool { return isClaudeDelta(r, "thinking_delta") }, "event.delta.thinking"},
+	{func(r gjson.Result) bool { return isClaudeDelta(r, "input_json_delta") }, "event.delta.partial_json"},
+	// Gemini CLI stream-json assistant message deltas.
+	{func(r gjson.Result) bool {
+		return r.Get("type").String() == "message" && r.Get("delta").Bool()
+	}, "content"},
+	// opencode /event bus message.part.delta, one payload per line.
+	{func(r gjson.Result) bool { return r.Get("type").String() == "message.part.delta" }, "properties.delta"},
+}
+
+func isClaudeDelta(r gjson.Result, kind string) bool {
+	return r.Get("type").String() == "stream_event" && r.Get("event.type").String() == "content_block_delta" &&
+		r.Get("event.delta.type").String() == kind
+}
+
+// Line splits one native delta line into several lines that carry the
+// pieces of its text, everything else unchanged. Lines of other kinds (and
+// of formats without per-line deltas, such as codex) come back as they are.
+func (rc Rechunk) line(line []byte, rng *rand.Rand) [][]byte {
+	if !gjson.ValidBytes(line) {
+		return [][]byte{line}
+	}
+	doc := gjson.ParseBytes(line)
+	for _, d := range deltaPaths {
+		if !d.match(doc) {
+			continue
+		}
+		v := doc.Get(d.path)
+		if v.Type != gjson.String || v.Index <= 0 {
+			return [][]byte{line}
+		}
+		var out [][]byte
+		for _, p := range pieces(v.String(), rng) {
+			var b bytes.Buffer
+			b.Write(line[:v.Index])
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			_ = enc.Encode(p) // a string always encodes
+			b.Truncate(b.Len() - 1)
+			b.Write(line[v.Index+len(v.Raw):])
+			out = append(out, b.Bytes())
+		}
+		return out
+	}
+	return [][]byte{line}
+}
+
+// NativeLines re-splits the delta lines of a native stream; the pieces of
+// a line keep its reference. It is exported for other replayers; replay
+// itself uses it in native mode.
+func (rc Rechunk) NativeLines(refs []int64, lines [][]byte) ([]int64, [][]byte) {
+	rng := rc.rng()
+	var outRefs []int64
+	var outLines [][]byte
+	for i, l := range lines {
+		for _, p := range rc.line(l, rng) {
+			outRefs = append(outRefs, refs[i])
+			outLines = append(outLines, p)
+		}
+	}
+	return outRefs, outLines
+}
+
+// Coalesce merges runs of deltas of one block (same kind, ids) into one
+// delta, and sorts and deduplicates every Cause, so that two chunkings of
+// the same stream compare equal exactly when they say the same thing.
+func Coalesce(evs []event.Event) []event.Event {
+	var out []event.Event
+	for _, e := range evs {
+		e.Cause = uniq(e.Cause)
+		if n := len(out); n > 0 && e.Phase == event.PhaseDelta && sameBlock(out[n-1], e) {
+			out[n-1].Text += e.Text
+			out[n-1].Cause = uniq(append(slices.Clone(out[n-1].Cause), e.Cause...))
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func sameBlock(a, b event.Event) bool {
+	return a.Phase == event.PhaseDelta && a.Kind == b.Kind && a.MessageID == b.MessageID && a.PartID == b.PartID &&
+		a.SessionID == b.SessionID && a.TurnID == b.TurnID && a.ToolCallID == b.ToolCallID
+}
+
+func uniq(c []int64) []int64 {
+	if len(c) == 0 {
+		return nil
+	}
+	c = slices.Clone(c)
+	slices.Sort(c)
+	return slices.Compact(c)
+}
+
+func rechunkNative(fx *fixtures.Fixture, opts Options, lines []nativeLine, base []event.Event) error {
+	rc := *opts.Rechunk
+	refs := make([]int64, len(lines))
+	raw := make([][]byte, len(lines))
+	for i, l := range lines {
+		refs[i], raw[i] = l.seq, l.line
+	}
+	refs, raw = rc.NativeLines(refs, raw)
+	n := opts.Normalizer()
+	var variant []event.Event
+	for i := range raw {
+		variant = append(variant, n.Line(refs[i], raw[i])...)
+	}
+	variant = append(variant, n.End()...)
+	check := fmt.Sprintf("rechunk seed %d: normalized events, native delta lines re-split (deltas coalesced)", rc.Seed)
+	if m := compareText(fx, check, eventsText(Coalesce(base), nil), eventsText(Coalesce(variant), nil), ""); m != nil {
+		return m
+	}
+	if opts.Renderer == nil {
+		return nil
+	}
+	baseOut, err := renderText(opts.Renderer, base, nil)
+	if err != nil {
+		return err
+	}
+	if err := rechunkRender(fx, opts, opts.Format, opts.Renderer, variant, nil, baseOut, false); err != nil {
+		return err
+	}
+	return rechunkRender(fx, opts, opts.Format, opts.Renderer, base, nil, baseOut, false)
+}
+
+// rechunkRender renders evs with their deltas re-split and compares with
+// base, the output of the original events. Legacy markers carry one delta
+// per marker, so for them runs of delta markers are merged before comparing.
+func rechunkRender(fx *fixtures.Fixture, opts Options, format string, mk NewRenderer, evs []event.Event, seqs []int64, base *text, markers bool) error {
+	rc := *opts.Rechunk
+	var vseqs []int64
+	var variant []event.Event
+	rng := rc.rng()
+	for i, e := range evs {
+		ps := []string{e.Text}
+		if e.Phase == event.PhaseDelta && (e.Kind == event.KindText || e.Kind == event.KindThinking) {
+			ps = pieces(e.Text, rng)
+		}
+		for _, p := range ps {
+			c := e
+			c.Text = p
+			variant = append(variant, c)
+			if seqs != nil {
+				vseqs = append(vseqs, seqs[i])
+			}
+		}
+	}
+	got, err := renderText(mk, variant, vseqs)
+	if err != nil {
+		return err
+	}
+	want := base
+	if markers {
+		want, got = mergeDeltaMarkers(base), mergeDeltaMarkers(got)
+	}
+	check := fmt.Sprintf("rechunk seed %d: %s output with deltas re-split", rc.Seed, format)
+	if markers {
+		check += " (delta markers merged)"
+	}
+	return asError(compareText(fx, check, want, got, ""))
+}
+
+// asError keeps a nil *Mismatch from becoming a non-nil error.
+func asError(m *Mismatch) error {
+	if m == nil {
+		return nil
+	}
+	return m
+}
+
+// mergeDeltaMarkers joins runs of [CONTENT_DELTA] (or [THINKING_DELTA])
+// lines into one line with the concatenated text.
+func mergeDeltaMarkers(t *text) *text {
+	out := &text{}
+	var runMarker, runText string
+	var runWho *origin
+	flush := func() {
+		if runMarker != "" {
+			b, _ := json.Marshal(runText)
+			out.add([]byte(runMarker+" "+string(b)+"\n"), runWho)
+			runMarker = ""
+		}
+	}
+	off := 0
+	for _, l := range splitLines(t.out) {
+		who := t.at(off)
+		off += len(l) + 1
+		marker, payload, _ := strings.Cut(l, " ")
+		if marker == "[CONTENT_DELTA]" || marker == "[THINKING_DELTA]" {
+			var s string
+			if json.Unmarshal([]byte(payload), &s) == nil {
+				if marker != runMarker {
+					flush()
+					runMarker, runText, runWho = marker, "", who
+				}
+				runText += s
+				continue
+			}
+		}
+		flush()
+		out.add([]byte(l+"\n"), who)
+	}
+	flush()
+	return out
+}
