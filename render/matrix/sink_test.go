@@ -13,6 +13,7 @@ import (
 	"github.com/evcap/evcap/normalize/claude"
 	"github.com/evcap/evcap/render/chat"
 	"github.com/evcap/evcap/render/matrix"
+	"github.com/evcap/evcap/render/matrix/matrixtest"
 )
 
 var _ chat.Sink = (*matrix.Sink)(nil)
@@ -92,8 +93,8 @@ func deliver(t *testing.T, sink chat.Sink, ops []chat.Op) *chat.Delivery {
 }
 
 func TestSinkEditsOneMessageOnDendrite(t *testing.T) {
-	hs := startDendrite(t)
-	room := hs.newRoom(t, "evcap sink test")
+	hs := matrixtest.Start(t)
+	room := hs.NewRoom(t, "evcap sink test")
 	ops, answer := corpusRun(t)
 	final := ops[len(ops)-1]
 	if !final.Final || final.Text != answer {
@@ -114,7 +115,7 @@ func TestSinkEditsOneMessageOnDendrite(t *testing.T) {
 	}
 	original := rec.sent[0]
 
-	got := hs.messages(t, room)
+	got := hs.Messages(t, room)
 	if len(got) != len(ops) {
 		t.Fatalf("room has %d m.room.message events; want %d (one per op)", len(got), len(ops))
 	}
@@ -164,8 +165,8 @@ var errEditRefused = errors.New("M_FORBIDDEN: edits are not allowed here")
 func (rejectEdits) Edit(context.Context, string, string) error { return errEditRefused }
 
 func TestFallbackSendsOnlyTheAnswerOnDendrite(t *testing.T) {
-	hs := startDendrite(t)
-	room := hs.newRoom(t, "evcap fallback test")
+	hs := matrixtest.Start(t)
+	room := hs.NewRoom(t, "evcap fallback test")
 	ops, answer := corpusRun(t)
 	sink, err := matrix.New(matrix.Config{Homeserver: hs.URL, Room: room, Token: hs.Token})
 	if err != nil {
@@ -176,7 +177,7 @@ func TestFallbackSendsOnlyTheAnswerOnDendrite(t *testing.T) {
 		t.Fatalf("Broken() = %v; want the refused edit", d.Broken())
 	}
 
-	got := hs.messages(t, room)
+	got := hs.Messages(t, room)
 	var bodies []string
 	for _, ev := range got {
 		if ev.Get("content.m\\.relates_to").Exists() {
@@ -212,7 +213,7 @@ func TestNewRejectsBadConfig(t *testing.T) {
 // A send to a homeserver that is not there fails with an error naming
 // the room, and Delivery reports it.
 func TestSendErrorIsReported(t *testing.T) {
-	sink, err := matrix.New(matrix.Config{Homeserver: "http://" + freeAddr(t), Room: "!r:x", Token: "t"})
+	sink, err := matrix.New(matrix.Config{Homeserver: "http://" + matrixtest.FreeAddr(t), Room: "!r:x", Token: "t"})
 	if err != nil {
 		t.Fatal(err)
 	}

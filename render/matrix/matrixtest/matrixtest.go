@@ -1,4 +1,11 @@
-package matrix_test
+// Package matrixtest starts a real Matrix homeserver (dendrite) for tests:
+// on a free 127.0.0.1 port, in a temporary directory, with SQLite, no
+// federation and no rate limit, and one user logged in. It finds the
+// dendrite binaries through EVCAP_DENDRITE_BIN (.ci/setup-dendrite.sh
+// builds them and sets it); without it, tests skip with the build command.
+// It also reads a room's messages back over plain HTTP, independent of the
+// client library the code under test uses.
+package matrixtest
 
 import (
 	"bytes"
@@ -21,33 +28,34 @@ import (
 	"maunium.net/go/mautrix"
 )
 
-// dendriteEnv names the directory holding the dendrite binaries the
+// Env names the directory holding the dendrite binaries the
 // homeserver tests run. .ci/setup-dendrite.sh builds them and sets it.
-const dendriteEnv = "EVCAP_DENDRITE_BIN"
+const Env = "EVCAP_DENDRITE_BIN"
 
-const dendriteBuild = "GOBIN=$HOME/.cache/evcap/dendrite-v0.13.8 go install " +
+// Build is the command that builds the binaries Env points at.
+const Build = "GOBIN=$HOME/.cache/evcap/dendrite-v0.13.8 go install " +
 	"github.com/matrix-org/dendrite/cmd/{dendrite,generate-keys,generate-config,create-account}@v0.13.8"
 
-// homeserver is a dendrite started for one test, with one user logged in.
-type homeserver struct {
+// Homeserver is a dendrite started for one test, with one user logged in.
+type Homeserver struct {
 	URL   string // http://127.0.0.1:<port>
 	Token string // the access token of the test user
 	log   string // dendrite's log file, shown when the test fails
 }
 
-// startDendrite runs a fresh dendrite (SQLite, no federation, no rate
+// Start runs a fresh dendrite (SQLite, no federation, no rate
 // limit) in a temporary directory on a free loopback port and creates a
 // user. Without the binaries it skips the test; with EVCAP_DENDRITE_BIN set
 // to a directory that lacks them it fails, since CI must never skip.
-func startDendrite(t *testing.T) *homeserver {
+func Start(t testing.TB) *Homeserver {
 	t.Helper()
-	bin := os.Getenv(dendriteEnv)
+	bin := os.Getenv(Env)
 	if bin == "" {
-		t.Skipf("no Matrix homeserver: set %s to a directory with the dendrite binaries, built with\n\t%s\n(.ci/setup-dendrite.sh does this)", dendriteEnv, dendriteBuild)
+		t.Skipf("no Matrix homeserver: set %s to a directory with the dendrite binaries, built with\n\t%s\n(.ci/setup-dendrite.sh does this)", Env, Build)
 	}
 	for _, name := range []string{"dendrite", "generate-keys", "generate-config", "create-account"} {
 		if _, err := os.Stat(filepath.Join(bin, name)); err != nil {
-			t.Fatalf("%s=%s but %s is missing there (%v); build with\n\t%s", dendriteEnv, bin, name, err, dendriteBuild)
+			t.Fatalf("%s=%s but %s is missing there (%v); build with\n\t%s", Env, bin, name, err, Build)
 		}
 	}
 	dir := t.TempDir()
@@ -68,8 +76,8 @@ func startDendrite(t *testing.T) *homeserver {
 		t.Fatal(err)
 	}
 
-	addr := freeAddr(t)
-	hs := &homeserver{URL: "http://" + addr, log: filepath.Join(dir, "dendrite.log")}
+	addr := FreeAddr(t)
+	hs := &Homeserver{URL: "http://" + addr, log: filepath.Join(dir, "dendrite.log")}
 	logf, err := os.Create(hs.log)
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +116,7 @@ func startDendrite(t *testing.T) *homeserver {
 // registration secret (create-account registers through the shared-secret
 // API), no federation and no client rate limit, so a burst of edits is
 // never refused with 429.
-func configure(t *testing.T, conf []byte) []byte {
+func configure(t testing.TB, conf []byte) []byte {
 	t.Helper()
 	edits := []struct{ re, repl string }{
 		{`(?m)^(\s*)registration_shared_secret:.*$`, `${1}registration_shared_secret: "evcap-test-secret"`},
@@ -125,8 +133,8 @@ func configure(t *testing.T, conf []byte) []byte {
 	return conf
 }
 
-// freeAddr returns a loopback address with a port nobody listens on now.
-func freeAddr(t *testing.T) string {
+// FreeAddr returns a loopback address with a port nobody listens on now.
+func FreeAddr(t testing.TB) string {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -136,7 +144,7 @@ func freeAddr(t *testing.T) string {
 	return l.Addr().String()
 }
 
-func waitReady(t *testing.T, u string, limit time.Duration) {
+func waitReady(t testing.TB, u string, limit time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for {
@@ -154,9 +162,9 @@ func waitReady(t *testing.T, u string, limit time.Duration) {
 	}
 }
 
-// newRoom creates a private room for the test user with mautrix and
+// NewRoom creates a private room for the test user with mautrix and
 // returns its id.
-func (hs *homeserver) newRoom(t *testing.T, name string) string {
+func (hs *Homeserver) NewRoom(t testing.TB, name string) string {
 	t.Helper()
 	cli, err := mautrix.NewClient(hs.URL, "", hs.Token)
 	if err != nil {
@@ -169,11 +177,11 @@ func (hs *homeserver) newRoom(t *testing.T, name string) string {
 	return resp.RoomID.String()
 }
 
-// messages reads the room's m.room.message events back through the
+// Messages reads the room's m.room.message events back through the
 // homeserver's API with plain HTTP (not the library under test), oldest
 // first, as raw JSON. It pages backwards from the newest event (dendrite
 // wants a from token for dir=f) and reverses.
-func (hs *homeserver) messages(t *testing.T, room string) []gjson.Result {
+func (hs *Homeserver) Messages(t testing.TB, room string) []gjson.Result {
 	t.Helper()
 	filter, _ := json.Marshal(map[string]any{"types": []string{"m.room.message"}})
 	u := fmt.Sprintf("%s/_matrix/client/v3/rooms/%s/messages?dir=b&limit=100&filter=%s",
