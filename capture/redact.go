@@ -1,0 +1,29 @@
+package capture
+
+import (
+	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/redact"
+)
+
+// RedactHook returns a Hook that runs r over every payload and turns its
+// findings into the record's redaction ledger. Payloads are redacted line by
+// line here; a secret split across streamed deltas is only fully caught by
+// a stream-aware pass (evcap record and evcap sanitize do one).
+func RedactHook(r *redact.Redactor) Hook {
+	return func(_ envelope.Stage, payload []byte) ([]byte, []envelope.Redaction) {
+		out, findings := r.Line(payload)
+		return out, Ledger(findings)
+	}
+}
+
+// Ledger converts redact findings to envelope ledger entries.
+func Ledger(findings []redact.Finding) []envelope.Redaction {
+	if len(findings) == 0 {
+		return nil
+	}
+	out := make([]envelope.Redaction, len(findings))
+	for i, f := range findings {
+		out[i] = envelope.Redaction{Rule: f.Rule, Pointer: f.Pointer, Count: f.Count, OriginalLength: f.OriginalLength}
+	}
+	return out
+}
