@@ -1,0 +1,194 @@
+package sanitize
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/redact"
+	"github.com/tidwall/gjson"
+)
+
+// A block is the run of streamed deltas that together make one piece of
+// text: a Claude content block (per message and index, one run each for
+// text_delta, thinking_delta and input_json_delta), a Gemini run of
+// assistant message deltas, an opencode part field fed by
+// message.part.delta, a normalized text or thinking block, or a run of
+// legacy [CONTENT_DELTA]/[THINKING_DELTA] markers. Each block gets its own
+// redact.Stream, so a secret split across deltas is replaced in every one.
+//
+// The same text split the same way gives the same chunks whichever stage
+// it is seen at, so the native deltas, the normalized deltas and the
+// legacy markers derived from them are redacted alike.
+
+// hole is the delta of one held record, waiting for its block's stream.
+type hole struct {
+	key   string
+	path  []string // where the delta sits in the item's body
+	done  bool
+	chunk redact.Chunk
+}
+
+type blockStream struct {
+	s     *redact.Stream
+	holes []*hole
+}
+
+// blocks holds the open streams of a capture.
+type blocks struct {
+	r         func() *redact.Redactor
+	lookahead int
+	open      map[string]*blockStream
+	claudeMsg map[string]string // parent_tool_use_id → current message id
+}
+
+func newBlocks(r func() *redact.Redactor, lookahead int) *blocks {
+	return &blocks{r: r, lookahead: lookahead, open: map[string]*blockStream{}, claudeMsg: map[string]string{}}
+}
+
+// push adds a delta to its block and fills the holes of every delta the
+// stream released.
+func (b *blocks) push(h *hole, delta string) {
+	bs := b.open[h.key]
+	if bs == nil {
+		bs = &blockStream{s: b.r().NewStream(b.lookahead)}
+		b.open[h.key] = bs
+	}
+	bs.holes = append(bs.holes, h)
+	bs.fill(bs.s.Push(delta))
+}
+
+func (bs *blockStream) fill(chunks []redact.Chunk) {
+	for _, c := range chunks {
+		h := bs.holes[0]
+		bs.holes = bs.holes[1:]
+		h.chunk, h.done = c, true
+	}
+}
+
+// flush ends every open block whose key starts with prefix.
+func (b *blocks) flush(prefix string) {
+	keys := make([]string, 0, len(b.open))
+	for k := range b.open {
+		if strings.HasPrefix(k, prefix) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		bs := b.open[k]
+		bs.fill(bs.s.Flush())
+		delete(b.open, k)
+	}
+}
+
+// delta is what observe found in one record: a delta to push (key, path,
+// text), blocks to end before it (flush prefixes), or both.
+type delta struct {
+	key    string
+	path   []string
+	text   string
+	ends   []string
+	isDelt bool
+}
+
+// observe classifies a record's body for block tracking. kind tells how
+// the body was taken from the payload.
+func (b *blocks) observe(stage envelope.Stage, kind payloadKind, marker string, body []byte) delta {
+	switch stage {
+	case envelope.StageNativeIn:
+		if kind != kindJSON && kind != kindSSE {
+			return delta{}
+		}
+		return b.native(body)
+	case envelope.StageNormalizedOut:
+		if kind != kindJSON {
+			return delta{}
+		}
+		v := gjson.GetManyBytes(body, "kind", "phase", "messageId", "partId", "text")
+		k := v[0].String()
+		if k != "text" && k != "thinking" {
+			if k == "result" {
+				return delta{ends: []string{"norm|"}}
+			}
+			return delta{}
+		}
+		key := "norm|" + k + "|" + v[2].String() + "|" + v[3].String()
+		switch v[1].String() {
+		case "delta":
+			if v[4].Type == gjson.String {
+				return delta{key: key, path: []string{"text"}, text: v[4].String(), isDelt: true}
+			}
+		case "completed":
+			return delta{ends: []string{key}}
+		}
+	case envelope.StageLegacyOut:
+		switch marker {
+		case "[CONTENT_DELTA]", "[THINKING_DELTA]":
+			if kind == kindLegacyJSON {
+				v := gjson.ParseBytes(body)
+				if v.Type == gjson.String {
+					return delta{key: "legacy|" + marker, path: []string{}, text: v.String(), isDelt: true}
+				}
+			}
+		case "[MESSAGE_START]", "[MESSAGE_END]", "[STREAM_END]":
+			return delta{ends: []string{"legacy|"}}
+		}
+	}
+	return delta{}
+}
+
+func (b *blocks) native(body []byte) delta {
+	v := gjson.ParseBytes(body)
+	typ := v.Get("type").String()
+	switch typ {
+	case "stream_event":
+		parent := v.Get("parent_tool_use_id").String()
+		ev := v.Get("event")
+		prefix := "claude|" + parent + "|"
+		switch ev.Get("type").String() {
+		case "message_start":
+			b.claudeMsg[parent] = ev.Get("message.id").String()
+			return delta{ends: []string{prefix}}
+		case "message_stop":
+			return delta{ends: []string{prefix}}
+		case "content_block_stop":
+			return delta{ends: []string{prefix + b.claudeMsg[parent] + "|" + ev.Get("index").Raw + "|"}}
+		case "content_block_delta":
+			d := ev.Get("delta")
+			for _, f := range []string{"text", "thinking", "partial_json"} {
+				if x := d.Get(f); x.Type == gjson.String {
+					key := prefix + b.claudeMsg[parent] + "|" + ev.Get("index").Raw + "|" + f
+					return delta{key: key, path: []string{"event", "delta", f}, text: x.String(), isDelt: true}
+				}
+			}
+		}
+		return delta{}
+	case "message":
+		if v.Get("delta").Bool() {
+			if c := v.Get("content"); c.Type == gjson.String {
+				return delta{key: "gemini|" + v.Get("role").String(), path: []string{"content"}, text: c.String(), isDelt: true}
+			}
+		}
+		return delta{ends: []string{"gemini|"}}
+	case "message.part.delta":
+		p := v.Get("properties")
+		if d := p.Get("delta"); d.Type == gjson.String {
+			key := "opencode|" + p.Get("partID").String() + "|" + p.Get("field").String()
+			return delta{key: key, path: []string{"properties", "delta"}, text: d.String(), isDelt: true,
+				ends: []string{"gemini|"}}
+		}
+	case "message.part.updated":
+		part := v.Get("properties.part")
+		if part.Get("time.end").Exists() {
+			return delta{ends: []string{"gemini|", "opencode|" + part.Get("id").String() + "|"}}
+		}
+	case "session.idle":
+		return delta{ends: []string{"gemini|", "opencode|"}}
+	case "session.status":
+		if v.Get("properties.status.type").String() == "idle" {
+			return delta{ends: []string{"gemini|", "opencode|"}}
+		}
+	}
+	return delta{ends: []string{"gemini|"}}
+}

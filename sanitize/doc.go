@@ -1,0 +1,63 @@
+// Package sanitize makes an evcap capture safe and deterministic to attach
+// to a bug report or check in as a fixture, and scans files for anything
+// that should not be there.
+//
+// Sanitize rewrites a capture record by record, streaming:
+//
+//   - Every payload (and the argv of capture.start) goes through the redact
+//     engine; what it changes is appended to the record's redactions ledger.
+//   - Streamed deltas are redacted per block (see below), so a secret split
+//     across deltas loses every piece in every delta, and the normalized
+//     deltas and legacy markers made from the same text are redacted alike.
+//   - The timestamp field becomes an offset from the first record
+//     ("+1.250s"), or "" with DropTimes; times inside payloads (RFC 3339
+//     strings, Unix milliseconds under time keys) are moved so the capture
+//     starts at Epoch, keeping their format.
+//   - captureId becomes FixedCaptureID; cwdHash and projectHash are dropped.
+//   - Volatile ids (Claude session_id, uuid, message, tool-use and request
+//     ids; opencode ses_/msg_/prt_/call_/evt_ ids; Codex thread_id and
+//     item_N; Gemini session_id and tool_id) are learned from the native
+//     and meta payloads in which they appear under id keys, and replaced by
+//     pseudonyms wherever they appear as a whole token afterwards, in every
+//     stage and in the sessionId field: the same id gets the same pseudonym
+//     everywhere. Pseudonyms look like "session-0001" or
+//     "toolu_evcap_0003" (IsPseudonym) and are never replaced again.
+//   - Machine paths: the home, project and temp directories come from
+//     Options, and the project root also from the capture itself
+//     (capture.start cwd, Claude system/init cwd, opencode session
+//     directory); nothing is guessed.
+//   - With PrivateText, free text (text and thinking, streamed and whole,
+//     prompts, tool outputs) becomes "x" per rune, keeping whitespace,
+//     newlines and chunk boundaries.
+//
+// Sanitizing is byte-deterministic, and idempotent: the output sanitizes to
+// itself. Everything not named above is kept byte for byte (payloads are
+// spliced, never re-encoded), so the output still validates and still
+// normalizes to the same events, apart from the values replaced.
+//
+// # Blocks and memory
+//
+// A delta is held back until its block's redact.Stream has seen
+// Options.Lookahead more bytes of that block, or the block ends (Claude
+// content_block_stop or message_stop, a Gemini line that is not an
+// assistant delta, an opencode part whose time.end is set or an idle
+// session, a completed normalized block, a legacy message end). Records
+// after a held one wait with it, so output order is input order. Memory is
+// bounded by the open blocks' streams (about twice the lookahead each)
+// plus the records waiting, which Options.MaxHeld caps: past it, the block
+// holding the oldest record is ended early (Report.EarlyFlushes).
+//
+// # Scan
+//
+// Scan is the gate for CI: it reports each line of a capture or a
+// fixture.json that still holds a secret, a machine path or a volatile id
+// sanitize would replace, and honours the allowlist of .evcap.toml.
+//
+// # What it does not do
+//
+// It does not look up the machine's paths (callers pass them), does not
+// normalize or validate (the output is for evcap validate and replay), and
+// does not find secrets the redact rules do not know. A path written
+// without its leading slash (opencode's session "path" field) is not a
+// machine path to it.
+package sanitize

@@ -1,0 +1,140 @@
+package sanitize
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Pseudonyms are shaped so that a reader sees at once that they stand for
+// something, and so that sanitize recognises them on a second run and
+// leaves them alone: "session-0001", "uuid-0002", "thread-0001" for bare
+// ids, and "<prefix>_evcap_0001" for ids with a provider prefix
+// ("toolu_evcap_0003", "ses_evcap_0001", "item_evcap_0002"). Counters are
+// per family, start at 1 in every capture, count in order of first
+// appearance and are zero-padded so that sorting pseudonyms keeps that order.
+var pseudonymRe = regexp.MustCompile(`^(?:(?:session|uuid|thread)-[0-9]{4,}|[a-z]+_evcap_[0-9]{4,})$`)
+
+// IsPseudonym reports whether s has the shape of a pseudonym sanitize writes.
+func IsPseudonym(s string) bool { return pseudonymRe.MatchString(s) }
+
+// idPrefixes are provider id prefixes kept in the pseudonym: Claude
+// message, tool-use and request ids, opencode session, message, part,
+// call, event, permission and question ids.
+var idPrefixes = []string{"toolu_", "srvtoolu_", "msg_", "req_", "ses_", "prt_", "call_", "evt_", "per_", "que_"}
+
+var codexItemRe = regexp.MustCompile(`^item_[0-9]+$`)
+
+// ids maps volatile ids to pseudonyms, consistently for a whole capture.
+type ids struct {
+	m     map[string]string
+	count map[string]int
+}
+
+func newIDs() *ids { return &ids{m: map[string]string{}, count: map[string]int{}} }
+
+// family says which pseudonym family a value seen under key belongs to,
+// or "" when it is not a volatile id. Only keys that name ids count, so
+// free text is never mistaken for an id.
+func family(key, v string) string {
+	if v == "" || len(v) > 200 || IsPseudonym(v) || !isToken(v) {
+		return ""
+	}
+	for _, p := range idPrefixes {
+		if strings.HasPrefix(v, p) && len(v) >= len(p)+4 {
+			switch key {
+			case "id", "session_id", "sessionID", "sessionId", "messageID", "messageId", "partID", "partId",
+				"callID", "toolCallId", "tool_use_id", "parent_tool_use_id", "request_id", "requestID",
+				"parentID", "uuid", "tool_id", "thread_id":
+				return strings.TrimSuffix(p, "_")
+			}
+			return ""
+		}
+	}
+	long := len(v) >= 8 && strings.ContainsAny(v, "0123456789")
+	switch key {
+	case "session_id", "sessionID", "sessionId":
+		if long {
+			return "session"
+		}
+	case "thread_id":
+		if long {
+			return "thread"
+		}
+	case "uuid":
+		if long {
+			return "uuid"
+		}
+	case "tool_id", "tool_use_id", "toolCallId", "callID":
+		if long {
+			return "tool"
+		}
+	case "id":
+		if codexItemRe.MatchString(v) {
+			return "item"
+		}
+	}
+	return ""
+}
+
+// learn records v as a volatile id of the given family (if new) and
+// returns its pseudonym.
+func (d *ids) learn(fam, v string) string {
+	if p, ok := d.m[v]; ok {
+		return p
+	}
+	d.count[fam]++
+	var p string
+	switch fam {
+	case "session", "uuid", "thread":
+		p = fmt.Sprintf("%s-%04d", fam, d.count[fam])
+	default:
+		p = fmt.Sprintf("%s_evcap_%04d", fam, d.count[fam])
+	}
+	d.m[v] = p
+	return p
+}
+
+// replace swaps every known id that appears in s as a whole token (a run
+// of letters, digits, "_" and "-") for its pseudonym.
+func (d *ids) replace(s string) (string, bool) {
+	if len(d.m) == 0 {
+		return s, false
+	}
+	var sb strings.Builder
+	last := 0
+	for i := 0; i < len(s); {
+		if !tokenByte(s[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && tokenByte(s[j]) {
+			j++
+		}
+		if p, ok := d.m[s[i:j]]; ok {
+			sb.WriteString(s[last:i])
+			sb.WriteString(p)
+			last = j
+		}
+		i = j
+	}
+	if last == 0 {
+		return s, false
+	}
+	sb.WriteString(s[last:])
+	return sb.String(), true
+}
+
+func tokenByte(c byte) bool {
+	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+func isToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !tokenByte(s[i]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,495 @@
+package sanitize
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/redact"
+	"github.com/tidwall/gjson"
+)
+
+// FixedCaptureID is the captureId of every sanitized capture (a valid ULID
+// at time zero), so that a capture recorded twice sanitizes to the same
+// bytes.
+const FixedCaptureID = "00000000000000000000000000"
+
+// DefaultMaxHeld bounds the bytes of records held back while a block's
+// stream waits for more text (see Options.MaxHeld).
+const DefaultMaxHeld = 4 << 20
+
+// ErrInvalidCapture is wrapped by errors about input that is not a capture
+// sanitize can rewrite (a line that is not a valid record).
+var ErrInvalidCapture = errors.New("not a valid capture")
+
+// Options configure Sanitize. Paths are the recording machine's real
+// values; the package never looks them up itself (cmd/evcap passes $HOME,
+// the working directory and os.TempDir() as defaults).
+type Options struct {
+	// Home is the home directory, written as <HOME>.
+	Home string
+	// Project is the project root, written as <PROJECT>. When set it wins
+	// over the working directory the capture itself names (capture.start
+	// cwd, Claude system/init cwd, opencode session directory).
+	Project string
+	// DefaultProject is used when neither Project nor the capture names a
+	// project root.
+	DefaultProject string
+	// Temp lists temporary directories, written as <TMP>.
+	Temp []string
+
+	// DropTimes empties the timestamp field instead of writing an offset
+	// from the capture start, and moves every time inside payloads to Epoch.
+	DropTimes bool
+	// PrivateText replaces free text (text and thinking, streamed and
+	// completed, prompts, tool outputs) with placeholder text of the same
+	// length in runes that keeps whitespace, newlines and chunk boundaries.
+	PrivateText bool
+
+	// MaxString and Config are passed to the redactor (redact.Options).
+	MaxString int
+	Config    redact.Config
+
+	// Lookahead is the lookahead of each block's redact.Stream in bytes;
+	// 0 means redact.DefaultLookahead.
+	Lookahead int
+	// MaxHeld bounds the bytes of records held back waiting for a block's
+	// stream; when exceeded, the block holding the oldest record is ended
+	// early. 0 means DefaultMaxHeld.
+	MaxHeld int
+}
+
+// Report says what Sanitize did.
+type Report struct {
+	Records    int64
+	Redactions int    // ledger entries added
+	Pseudonyms int    // distinct volatile ids replaced
+	Project    string // the project root used ("" when none)
+	// EarlyFlushes counts blocks ended before their end because MaxHeld
+	// was reached; a secret split across such a boundary may survive in
+	// part (scan will say so).
+	EarlyFlushes int
+	// TornLine is set when the input ended with a torn line, which was
+	// left out.
+	TornLine bool
+}
+
+// Sanitize reads the capture r (name is used in errors), and writes the
+// sanitized capture to w, one record per line, same sequence numbers and
+// stages. It streams: memory is bounded by the open blocks' lookahead and
+// MaxHeld plus the longest line, not by the size of the capture. When r
+// is an io.ReadSeeker, a first pass learns the project root the capture
+// names before anything is written.
+//
+// Sanitize is byte-deterministic and idempotent: the same input and
+// options give the same bytes, and sanitizing the output again gives it
+// back unchanged.
+func Sanitize(r io.Reader, name string, w io.Writer, opts Options) (Report, error) {
+	s, err := newSanitizer(opts)
+	if err != nil {
+		return Report{}, err
+	}
+	if rs, ok := r.(io.ReadSeeker); ok && opts.Project == "" {
+		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
+			if err := s.prepass(rs, name); err != nil {
+				return Report{}, err
+			}
+			if _, err := rs.Seek(start, io.SeekStart); err != nil {
+				return Report{}, fmt.Errorf("sanitize %s: rewind: %w", name, err)
+			}
+		}
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	s.out = bw
+	rd := envelope.NewReader(r, name, envelope.ReaderOptions{})
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if errors.Is(err, envelope.ErrTornLine) {
+			s.rep.TornLine = true
+			continue
+		}
+		if err != nil {
+			return s.rep, fmt.Errorf("sanitize: %w: %w", ErrInvalidCapture, err)
+		}
+		if err := s.add(rec); err != nil {
+			return s.rep, fmt.Errorf("sanitize %s:%d: sequence %d: %w", name, rd.Line(), rec.Sequence, err)
+		}
+	}
+	s.blocks.flush("")
+	if err := s.emit(); err != nil {
+		return s.rep, err
+	}
+	s.rep.Pseudonyms = len(s.ids.m)
+	s.rep.Project = s.project
+	if err := bw.Flush(); err != nil {
+		return s.rep, fmt.Errorf("sanitize %s: write: %w", name, err)
+	}
+	return s.rep, nil
+}
+
+type payloadKind int
+
+const (
+	kindJSON       payloadKind = iota // payload is a JSON object or array (or scalar)
+	kindSSE                           // payload is a string "data: <JSON>"
+	kindText                          // payload is a string of plain text
+	kindLegacyJSON                    // legacy marker with a JSON value after it
+)
+
+// item is one record on its way through: taken apart, redacted, maybe
+// waiting for its delta's stream, then put back together.
+type item struct {
+	rec    *envelope.Record
+	kind   payloadKind
+	prefix string // text before body in the payload string (SSE "data: ", legacy "[MARKER] ")
+	body   []byte // the JSON being rewritten (kindJSON, kindSSE, kindLegacyJSON) or the text
+	dirty  bool   // body differs from the original
+	ledger []envelope.Redaction
+	hole   *hole
+	size   int
+}
+
+type sanitizer struct {
+	opts    Options
+	project string
+	red     *redact.Redactor
+	ids     *ids
+	clock   clock
+	blocks  *blocks
+	queue   []*item
+	held    int
+	maxHeld int
+	out     *bufio.Writer
+	line    []byte
+	rep     Report
+}
+
+func newSanitizer(opts Options) (*sanitizer, error) {
+	s := &sanitizer{opts: opts, ids: newIDs(), clock: clock{drop: opts.DropTimes}, maxHeld: opts.MaxHeld}
+	if s.maxHeld <= 0 {
+		s.maxHeld = DefaultMaxHeld
+	}
+	s.project = opts.Project
+	if s.project == "" {
+		s.project = opts.DefaultProject
+	}
+	if err := s.rebuild(); err != nil {
+		return nil, err
+	}
+	s.blocks = newBlocks(func() *redact.Redactor { return s.red }, opts.Lookahead)
+	return s, nil
+}
+
+func (s *sanitizer) rebuild() error {
+	r, err := redact.New(redact.Options{Home: s.opts.Home, Project: s.project, Temp: s.opts.Temp,
+		MaxString: s.opts.MaxString, Config: s.opts.Config})
+	if err != nil {
+		return fmt.Errorf("sanitize: %w", err)
+	}
+	s.red = r
+	return nil
+}
+
+// learnedProject says whether the project root came from the capture.
+func (s *sanitizer) learnProject(rec *envelope.Record, body []byte) error {
+	if s.opts.Project != "" || s.project != s.opts.DefaultProject && s.project != "" {
+		return nil
+	}
+	if p := DeclaredProject(rec.Stage, body); p != "" && p != s.project {
+		s.project = p
+		return s.rebuild()
+	}
+	return nil
+}
+
+// DeclaredProject returns the absolute working directory a record's
+// payload names (capture.start cwd, Claude system/init cwd, opencode
+// session directory or assistant path.cwd), or "".
+func DeclaredProject(stage envelope.Stage, body []byte) string {
+	if stage != envelope.StageMeta && stage != envelope.StageNativeIn {
+		return ""
+	}
+	if !gjson.ValidBytes(body) {
+		return ""
+	}
+	for _, p := range []string{"cwd", "properties.info.directory", "properties.info.path.cwd"} {
+		if v := gjson.GetBytes(body, p); v.Type == gjson.String && isAbs(v.String()) {
+			return strings.TrimRight(v.String(), "/\\")
+		}
+	}
+	return ""
+}
+
+func isAbs(p string) bool {
+	return len(p) > 1 && (p[0] == '/' || len(p) > 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))
+}
+
+// prepass reads the whole capture once to learn the project root it names.
+func (s *sanitizer) prepass(r io.Reader, name string) error {
+	rd := envelope.NewReader(r, name, envelope.ReaderOptions{})
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			continue
+		}
+		_, _, body := split(rec)
+		if p := DeclaredProject(rec.Stage, body); p != "" {
+			if p != s.project {
+				s.project = p
+				return s.rebuild()
+			}
+			return nil
+		}
+	}
+}
+
+// split takes the JSON (or text) to rewrite out of a record's payload.
+func split(rec *envelope.Record) (payloadKind, string, []byte) {
+	p := rec.Payload
+	if len(p) == 0 || p[0] != '"' {
+		return kindJSON, "", p
+	}
+	str, err := decodeString(p)
+	if err != nil {
+		return kindText, "", nil
+	}
+	switch rec.Stage {
+	case envelope.StageNativeIn:
+		if rest, ok := strings.CutPrefix(str, "data:"); ok {
+			body := strings.TrimLeft(rest, " ")
+			if gjson.Valid(body) && len(body) > 0 && (body[0] == '{' || body[0] == '[') {
+				return kindSSE, str[:len(str)-len(body)], []byte(body)
+			}
+		}
+	case envelope.StageLegacyOut:
+		if strings.HasPrefix(str, "[") {
+			if i := strings.Index(str, "] "); i > 0 && !strings.ContainsAny(str[:i], " ") {
+				body := str[i+2:]
+				if gjson.Valid(body) {
+					return kindLegacyJSON, str[:i+2], []byte(body)
+				}
+			}
+		}
+	}
+	return kindText, "", []byte(str)
+}
+
+func marker(prefix string) string { return strings.TrimSuffix(prefix, " ") }
+
+// add takes one record in: redacts it, feeds its delta to its block and
+// writes out every record that no longer waits.
+func (s *sanitizer) add(rec *envelope.Record) error {
+	s.rep.Records++
+	s.clock.begin(rec.Timestamp)
+	kind, prefix, body := split(rec)
+	if err := s.learnProject(rec, body); err != nil {
+		return err
+	}
+	it := &item{rec: rec, kind: kind, prefix: prefix, body: body, size: len(rec.Payload) + 256}
+	if kind == kindText && body == nil {
+		// A string payload that does not decode cannot be rewritten.
+		return errors.New("payload string does not decode")
+	}
+
+	d := s.blocks.observe(rec.Stage, kind, marker(prefix), body)
+	for _, e := range d.ends {
+		s.blocks.flush(e)
+	}
+
+	var findings []redact.Finding
+	switch kind {
+	case kindText:
+		out, f := s.red.Text(body)
+		findings = f
+		if len(f) > 0 {
+			it.body, it.dirty = out, true
+		}
+	default:
+		out, f, err := s.red.JSON(body)
+		if err != nil {
+			return err
+		}
+		findings = f
+		if len(f) > 0 {
+			it.body, it.dirty = out, true
+		}
+	}
+	var dptr string
+	if d.isDelt {
+		dptr = pointer(d.path)
+	}
+	for _, f := range findings {
+		if d.isDelt && f.Pointer == dptr {
+			continue // the stream's chunk replaces this string and has its own ledger
+		}
+		it.ledger = append(it.ledger, s.entry(kind, f.Rule, f.Pointer, f.Count, f.OriginalLength))
+	}
+	if d.isDelt {
+		it.hole = &hole{key: d.key, path: d.path}
+	}
+	s.queue = append(s.queue, it)
+	s.held += it.size
+	if d.isDelt {
+		s.blocks.push(it.hole, d.text)
+	}
+	return s.emit()
+}
+
+func (s *sanitizer) entry(kind payloadKind, rule, ptr string, count, n int) envelope.Redaction {
+	if kind != kindJSON {
+		ptr = "" // the payload is a string: pointers inside it do not address it
+	}
+	return envelope.Redaction{Rule: rule, Pointer: ptr, Count: count, OriginalLength: n}
+}
+
+// emit writes out the records at the head of the queue that are ready,
+// ending blocks early when too much is held.
+func (s *sanitizer) emit() error {
+	for len(s.queue) > 0 {
+		head := s.queue[0]
+		if head.hole != nil && !head.hole.done {
+			if s.held <= s.maxHeld {
+				return nil
+			}
+			s.rep.EarlyFlushes++
+			s.blocks.flush(head.hole.key)
+		}
+		s.queue[0] = nil
+		s.queue = s.queue[1:]
+		s.held -= head.size
+		if err := s.finish(head); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// finish puts a record back together: the delta's chunk, pseudonyms,
+// times and private text applied, ledger appended, and writes it.
+func (s *sanitizer) finish(it *item) error {
+	rec := it.rec
+	if h := it.hole; h != nil {
+		for _, f := range h.chunk.Findings {
+			it.ledger = append(it.ledger, s.entry(it.kind, f.Rule, pointer(h.path), f.Count, f.OriginalLength))
+		}
+	}
+	learn := rec.Stage == envelope.StageNativeIn || rec.Stage == envelope.StageMeta
+	switch it.kind {
+	case kindText:
+		str := string(it.body)
+		if ns, ok := s.ids.replace(str); ok {
+			str, it.dirty = ns, true
+		}
+		if it.dirty {
+			rec.Payload = envelope.AppendJSONString(nil, str)
+		}
+	default:
+		w := &walker{
+			str: func(path []string, v string) (string, bool) {
+				return s.rewriteString(it, learn, path, v)
+			},
+			num: func(path []string, raw string) (string, bool) {
+				if len(path) == 0 {
+					return raw, false
+				}
+				return s.clock.millis(path[len(path)-1], raw)
+			},
+		}
+		out, changed, err := w.rewrite(it.body)
+		if err == nil && changed {
+			it.body, it.dirty = out, true
+		}
+		if it.dirty {
+			if it.kind == kindJSON {
+				rec.Payload = it.body
+			} else {
+				rec.Payload = envelope.AppendJSONString(nil, it.prefix+string(it.body))
+			}
+		}
+	}
+	s.envelopeFields(rec)
+	s.rep.Redactions += len(it.ledger)
+	rec.Redactions = append(rec.Redactions, it.ledger...)
+	if rec.Redactions == nil {
+		rec.Redactions = []envelope.Redaction{}
+	}
+	s.line = envelope.AppendRecord(s.line[:0], rec)
+	_, err := s.out.Write(s.line)
+	return err
+}
+
+func (s *sanitizer) rewriteString(it *item, learn bool, path []string, v string) (string, bool) {
+	orig := v
+	isDelta := false
+	if h := it.hole; h != nil && equalPath(path, h.path) {
+		v, isDelta = h.chunk.Text, true
+	}
+	key := ""
+	if len(path) > 0 {
+		key = path[len(path)-1]
+	}
+	if t, ok := s.clock.isoString(v); ok {
+		v = t
+	}
+	if learn {
+		if fam := family(key, v); fam != "" {
+			s.ids.learn(fam, v)
+		}
+	}
+	if nv, ok := s.ids.replace(v); ok {
+		v = nv
+	}
+	if s.opts.PrivateText && (isDelta || privateKeys[key]) {
+		if nv, ok := privatize(v); ok {
+			v = nv
+		}
+	}
+	return v, v != orig
+}
+
+func equalPath(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// envelopeFields sanitizes the record's own fields.
+func (s *sanitizer) envelopeFields(rec *envelope.Record) {
+	rec.CaptureID = FixedCaptureID
+	rec.Timestamp = s.clock.envelope(rec.Timestamp)
+	if rec.SessionID != "" {
+		if fam := family("session_id", rec.SessionID); fam != "" {
+			s.ids.learn(fam, rec.SessionID)
+		}
+		rec.SessionID, _ = s.ids.replace(rec.SessionID)
+	}
+	rec.CwdHash, rec.ProjectHash = "", ""
+	for _, f := range []*string{&rec.Notes, &rec.Source} {
+		if *f == "" {
+			continue
+		}
+		out, _ := s.red.Text([]byte(*f))
+		v, _ := s.ids.replace(string(out))
+		*f = v
+	}
+	for i := range rec.Extra {
+		if out, _, err := s.red.JSON(rec.Extra[i].Value); err == nil {
+			rec.Extra[i].Value = out
+		}
+	}
+}
