@@ -16,6 +16,7 @@ func TestMain(m *testing.M) {
 		"evcap": func() {
 			os.Exit(run(context.Background(), os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 		},
+		"evcap-testchild": testChild,
 	})
 }
 
@@ -25,7 +26,11 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir: "testdata/script",
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"chop": chop,
+			"chop":           chop,
+			"waitfile":       waitfile,
+			"pidgone":        pidgone,
+			"capend":         capend,
+			"samenormalized": samenormalized,
 		},
 	})
 }
