@@ -23,10 +23,11 @@ import (
 
 // hole is the delta of one held record, waiting for its block's stream.
 type hole struct {
-	key   string
-	path  []string // where the delta sits in the item's body
-	done  bool
-	chunk redact.Chunk
+	key     string
+	path    []string // where the delta sits in the item's body
+	origLen int      // length of the delta before redaction
+	done    bool
+	chunk   redact.Chunk
 }
 
 type blockStream struct {
@@ -59,11 +60,62 @@ func (b *blocks) push(h *hole, delta string) {
 }
 
 func (bs *blockStream) fill(chunks []redact.Chunk) {
-	for _, c := range chunks {
-		h := bs.holes[0]
-		bs.holes = bs.holes[1:]
-		h.chunk, h.done = c, true
+	hs := bs.holes[:len(chunks)]
+	for i, c := range chunks {
+		hs[i].chunk, hs[i].done = c, true
 	}
+	spread(hs)
+	bs.holes = bs.holes[len(chunks):]
+}
+
+// spread keeps every delta that had text non-empty: redact puts the whole
+// token in the delta where a secret starts and empties the deltas the
+// secret covered after it, which would make normalizers drop those deltas
+// (one event fewer each). The last bytes of the token move into the
+// emptied deltas, one each, so the reassembled text is unchanged.
+func spread(hs []*hole) {
+	for i := 0; i < len(hs); i++ {
+		j := i + 1
+		for j < len(hs) && hs[j].chunk.Text == "" && hs[j].origLen > 0 && len(hs[j].chunk.Findings) > 0 {
+			j++
+		}
+		n := j - i - 1
+		if n == 0 {
+			continue
+		}
+		t := hs[i].chunk.Text
+		if tl := tokenLen(t); tl > n {
+			tail := t[len(t)-n:]
+			hs[i].chunk.Text = t[:len(t)-n]
+			for m := range n {
+				hs[i+1+m].chunk.Text = tail[m : m+1]
+			}
+		}
+		i = j - 1
+	}
+}
+
+// tokenLen is the length of the replacement token t ends with, or 0.
+func tokenLen(t string) int {
+	var open string
+	switch {
+	case strings.HasSuffix(t, "]"):
+		open = "["
+	case strings.HasSuffix(t, ">"):
+		open = "<"
+	default:
+		return 0
+	}
+	k := strings.LastIndex(t, open)
+	if k < 0 {
+		return 0
+	}
+	tok := t[k:]
+	if strings.HasPrefix(tok, "[REDACTED:") || strings.HasPrefix(tok, "[BINARY:") || strings.HasPrefix(tok, "[TRUNCATED:") ||
+		tok == redact.PlaceholderHome || tok == redact.PlaceholderProject || tok == redact.PlaceholderTemp {
+		return len(tok)
+	}
+	return 0
 }
 
 // flush ends every open block whose key starts with prefix.

@@ -2,6 +2,7 @@ package sanitize_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -171,3 +172,5 @@ func run(t testing.TB, in []byte, opts sanitize.Options) []byte {
 	}
 	return out.Bytes()
 }
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }

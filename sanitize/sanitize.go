@@ -133,6 +133,9 @@ func Sanitize(r io.Reader, name string, w io.Writer, opts Options) (Report, erro
 	return s.rep, nil
 }
 
+// pathRules are the redact rules whose ledger entries lose their length.
+var pathRules = map[string]bool{redact.RulePathHome: true, redact.RulePathProject: true, redact.RulePathTemp: true}
+
 type payloadKind int
 
 const (
@@ -334,7 +337,7 @@ func (s *sanitizer) add(rec *envelope.Record) error {
 		it.ledger = append(it.ledger, s.entry(kind, f.Rule, f.Pointer, f.Count, f.OriginalLength))
 	}
 	if d.isDelt {
-		it.hole = &hole{key: d.key, path: d.path}
+		it.hole = &hole{key: d.key, path: d.path, origLen: len(d.text)}
 	}
 	s.queue = append(s.queue, it)
 	s.held += it.size
@@ -421,6 +424,13 @@ func (s *sanitizer) finish(it *item) error {
 	rec.Redactions = append(rec.Redactions, it.ledger...)
 	if rec.Redactions == nil {
 		rec.Redactions = []envelope.Redaction{}
+	}
+	for i := range rec.Redactions {
+		// How long a machine path was depends on the machine; a sanitized
+		// capture must not.
+		if pathRules[rec.Redactions[i].Rule] {
+			rec.Redactions[i].OriginalLength = 0
+		}
 	}
 	s.line = envelope.AppendRecord(s.line[:0], rec)
 	_, err := s.out.Write(s.line)
