@@ -113,8 +113,10 @@ func complement(chunks [][]int64, skip int) []int64 {
 // FailsLike replays fx with opts and returns a predicate that is true for a
 // fixture whose replay fails the same way: a mismatch whose first
 // divergence comes from the same native line (or, when no native line is
-// named, has the same stage and event type). It also returns the original
-// mismatch, for the report.
+// named, has the same stage and event type) with the same expected and
+// the same wrong output line. Without the lines, a subset that fails for
+// another reason (a block whose start was cut away) would count as a
+// reproduction. It also returns the original mismatch, for the report.
 func FailsLike(fx *fixtures.Fixture, opts replay.Options) (func(*fixtures.Fixture) bool, *replay.Mismatch, error) {
 	want, err := mismatch(fx, opts)
 	if err != nil {
@@ -139,8 +141,9 @@ func mismatch(fx *fixtures.Fixture, opts replay.Options) (*replay.Mismatch, erro
 }
 
 func signature(m *replay.Mismatch) string {
+	where := fmt.Sprintf("%s %s", m.Stage, m.EventType)
 	if n := len(m.Native); n > 0 {
-		return fmt.Sprintf("native %d", m.Native[n-1].Sequence)
+		where = fmt.Sprintf("native %d", m.Native[n-1].Sequence)
 	}
-	return fmt.Sprintf("%s %s", m.Stage, m.EventType)
+	return where + "\x00" + m.Want + "\x00" + m.Got
 }

@@ -29,6 +29,9 @@ type Mismatch struct {
 	// Diff is a short diff around the first difference: "  " context,
 	// "- " expected, "+ " got.
 	Diff string
+	// Want and Got are the first differing output line on each side ("" at
+	// the end of an output).
+	Want, Got string
 	// Update is the command that accepts the new output, when the change
 	// is intended ("" when there is no golden to update).
 	Update string
@@ -120,7 +123,8 @@ func compareText(fx *fixtures.Fixture, check string, want, got *text, update str
 		who = got.at(p)
 	}
 	line := bytes.Count(want.out[:p], []byte("\n"))
-	m := &Mismatch{Check: check, Line: line + 1, Diff: lineDiff(want.out, got.out, line), Update: update}
+	m := &Mismatch{Check: check, Line: line + 1, Diff: lineDiff(want.out, got.out, line), Update: update,
+		Want: lineAt(want.out, line), Got: lineAt(got.out, line)}
 	if who != nil {
 		m.Sequence, m.Stage, m.EventType = who.seq, who.stage, who.eventType
 		if m.Sequence == 0 && len(who.cause) > 0 {
@@ -184,6 +188,14 @@ func lineDiff(want, got []byte, first int) string {
 	show("- ", w)
 	show("+ ", g)
 	return b.String()
+}
+
+func lineAt(b []byte, i int) string {
+	ls := splitLines(b)
+	if i < len(ls) {
+		return ls[i]
+	}
+	return ""
 }
 
 func splitLines(b []byte) []string {
