@@ -65,6 +65,8 @@ turns a bad run into a deterministic regression test.`,
 		newReplayCmd(s),
 		newPlayCmd(s),
 		newPromoteCmd(s),
+		newSanitizeCmd(s),
+		newScanCmd(s),
 	)
 	return root
 }
