@@ -65,6 +65,7 @@ turns a bad run into a deterministic regression test.`,
 		newReplayCmd(s),
 		newPlayCmd(s),
 		newPromoteCmd(s),
+		newBundleCmd(s),
 		newSanitizeCmd(s),
 		newScanCmd(s),
 	)

@@ -19,7 +19,7 @@ func layerOf(pkg string) (int, bool) {
 	switch {
 	case rel == "cmd/evcap":
 		return 4, true
-	case rel == "promote", rel == "record":
+	case rel == "promote", rel == "record", rel == "bundle":
 		return 3, true
 	case rel == "capture", rel == "replay", rel == "sanitize":
 		return 2, true

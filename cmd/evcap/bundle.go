@@ -1,0 +1,149 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/evcap/evcap/bundle"
+	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/redact"
+	"github.com/evcap/evcap/sanitize"
+	"github.com/spf13/cobra"
+)
+
+type bundleOptions struct {
+	out          string
+	printSummary bool
+	privateText  bool
+	sanitized    bool
+	home         string
+	project      string
+	temp         []string
+}
+
+func newBundleCmd(s streams) *cobra.Command {
+	var o bundleOptions
+	cmd := &cobra.Command{
+		Use:   "bundle CAPTURE [-o FILE] [--print-summary]",
+		Short: "Make one leak-checked zip of a capture to attach to a bug report",
+		Long: `bundle sanitizes a capture (secrets, machine paths and volatile ids, as
+evcap sanitize does) and writes one zip archive holding:
+
+  summary.md     what happened, ready to paste into an issue: turns, tools,
+                 errors, retries, the first error, the last events
+  manifest.json  evcap and agent CLI versions, provider, OS, the agent's
+                 flags (credentials masked), exit status, counts per stage
+                 and event type, and the census of native events the
+                 normalizer does not know
+  capture.jsonl  the sanitized capture
+
+Before anything is written, every one of these files is scanned as evcap scan
+would; if the scan finds anything, nothing is written and the exit status is 1,
+with each finding named as FILE:LINE (sequence N): rule RULE.
+
+Machine paths default to $HOME, the working directory (unless the capture
+names its own) and the temporary directory; .evcap.toml in the working
+directory adds rules and allowlist entries. --print-summary prints summary.md
+(after the same scan) instead of writing the archive.`,
+		Example: `  evcap bundle run.jsonl                    # writes run.bundle.zip
+  evcap bundle run.jsonl -o /tmp/report.zip --private-text
+  evcap bundle --print-summary run.jsonl | gh issue comment 42 --body-file -`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runBundle(cmd, s, args[0], o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.out, "output", "o", "", "archive to write (default: CAPTURE's name with .bundle.zip, in the working directory)")
+	f.BoolVar(&o.printSummary, "print-summary", false, "print summary.md to stdout instead of writing the archive")
+	f.BoolVar(&o.privateText, "private-text", false, "replace free text (prompts, answers, thinking, tool output) with placeholder text")
+	f.BoolVar(&o.sanitized, "sanitized", false, "CAPTURE is already sanitized (evcap sanitize with your options): bundle it as it is, after the scan")
+	f.StringVar(&o.home, "home", "", "home directory to hide (default $HOME)")
+	f.StringVar(&o.project, "project", "", "project root to hide (default: the one the capture names, else the working directory)")
+	f.StringSliceVar(&o.temp, "temp", nil, "temporary directories to hide (default: the system's)")
+	return cmd
+}
+
+func runBundle(cmd *cobra.Command, s streams, name string, o bundleOptions) error {
+	in, err := os.Open(name)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	defer in.Close()
+	home, project, temp := o.home, o.project, o.temp
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	cwd, _ := os.Getwd()
+	if len(temp) == 0 {
+		temp = []string{os.TempDir()}
+	}
+	cfg, err := redact.LoadConfig(redact.ConfigFile)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	scratch, err := os.CreateTemp("", "evcap-bundle-*.jsonl")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		scratch.Close()
+		os.Remove(scratch.Name())
+	}()
+	opts := bundle.Options{
+		EvcapVersion:     version,
+		Sanitize:         sanitize.Options{Home: home, Project: project, DefaultProject: cwd, Temp: temp, PrivateText: o.privateText, Config: cfg},
+		AlreadySanitized: o.sanitized,
+		Scan:             sanitize.ScanOptions{Home: home, Project: project, Temp: temp, Config: cfg},
+		Normalizer:       func(p string) (event.Normalizer, error) { return newNormalizer(p) },
+	}
+	b, err := bundle.Build(cmd.Context(), in, name, scratch, opts)
+	if errors.Is(err, bundle.ErrLeak) {
+		return &exitError{code: 1, err: fmt.Errorf("bundle %s: %w", name, err)}
+	}
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if o.printSummary {
+		_, err := s.out.Write(b.Summary)
+		return err
+	}
+	out := o.out
+	if out == "" {
+		out = strings.TrimSuffix(filepath.Base(name), filepath.Ext(name)) + ".bundle.zip"
+	}
+	if err := writeAtomically(out, b.WriteZip); err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	fmt.Fprintf(s.err, "evcap: wrote %s (%s; scan clean)\n", out, strings.Join(b.Manifest.Files, ", "))
+	return nil
+}
+
+// writeAtomically writes path through a temporary file in the same
+// directory, renamed into place only when write succeeded, so a failed
+// run never leaves half a file behind.
+func writeAtomically(path string, write func(w io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	werr := write(tmp)
+	if cerr := tmp.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(tmp.Name(), 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp.Name(), path)
+	}
+	if werr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, werr)
+	}
+	return nil
+}
