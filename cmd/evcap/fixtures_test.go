@@ -19,6 +19,7 @@ import (
 	"github.com/evcap/evcap/promote"
 	"github.com/evcap/evcap/render/legacy"
 	"github.com/evcap/evcap/replay"
+	"github.com/evcap/evcap/sanitize"
 )
 
 // fixturesDir is the repository's fixture tree (corpusDir, the raw corpus,
@@ -108,7 +109,9 @@ func TestCorpusFixtures(t *testing.T) {
 	update := flag.Lookup("update") != nil && flag.Lookup("update").Value.String() == "true"
 	for _, e := range corpusManifest(t) {
 		t.Run(e.CLI+"/"+e.Capture, func(t *testing.T) {
-			fx, err := replay.LoadCapture(bytes.NewReader(corpusCapture(t, e)), e.CLI+"/"+e.Capture+".stdout.jsonl")
+			name := e.CLI + "/" + e.Capture + ".stdout.jsonl"
+			clean := sanitizeCorpusCapture(t, e, corpusCapture(t, e))
+			fx, err := replay.LoadCapture(bytes.NewReader(clean), name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,6 +136,32 @@ func TestCorpusFixtures(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sanitizeCorpusCapture sanitizes a corpus capture as evcap promote does,
+// with fixed machine paths (so the result does not depend on the machine
+// running the test), and fails when the scan still finds anything. The
+// corpus runs kept everything under /tmp/realcli/runs/<cli>/<capture> (the
+// run directory becomes <TMP>, its project <PROJECT>); the long-text
+// scenario also plants /root/... and /tmp/... paths in the model's answer,
+// which stand for a root user's home and temp files, as on the machines
+// these fixtures are checked on.
+func sanitizeCorpusCapture(t *testing.T, e corpusEntry, raw []byte) []byte {
+	t.Helper()
+	run := "/tmp/realcli/runs/" + e.CLI + "/" + e.Capture
+	opts := sanitize.Options{Home: "/root", Project: run + "/project", Temp: []string{run, "/tmp"}}
+	var out bytes.Buffer
+	if _, err := sanitize.Sanitize(bytes.NewReader(raw), e.Capture, &out, opts); err != nil {
+		t.Fatal(err)
+	}
+	findings, err := sanitize.Scan(bytes.NewReader(out.Bytes()), e.Capture, sanitize.ScanOptions{Home: opts.Home, Project: opts.Project, Temp: opts.Temp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range findings {
+		t.Errorf("after sanitizing: %s", f)
+	}
+	return out.Bytes()
 }
 
 // compareTrees fails unless both directories hold the same files with the

@@ -10,12 +10,14 @@ import (
 	"github.com/evcap/evcap/fixtures"
 	"github.com/evcap/evcap/promote"
 	"github.com/evcap/evcap/replay"
+	"github.com/evcap/evcap/sanitize"
 	"github.com/spf13/cobra"
 )
 
 func newPromoteCmd(s streams) *cobra.Command {
 	var name, dir, fault string
 	var minimize bool
+	var paths machinePaths
 	cmd := &cobra.Command{
 		Use:   "promote CAPTURE --name NAME",
 		Short: "Turn a capture into a fixture directory with goldens, for go test",
@@ -23,6 +25,11 @@ func newPromoteCmd(s streams) *cobra.Command {
 validated against the fixture schema) and golden/ next to it: normalized
 events, terminal render, chat operations, render groups and legacy markers.
 Promoting the same capture twice gives byte-identical files.
+
+The capture is sanitized first, exactly as evcap sanitize does (the
+--home/--project/--tmp/--config flags mean the same), and the sanitized capture
+is scanned as evcap scan does: when anything would still leak, promote refuses,
+names each finding as file:line:sequence: rule, and writes nothing.
 
 --minimize first shrinks the capture, by delta debugging, to the fewest native
 lines whose native replay still fails the same way (the first divergence comes
@@ -35,7 +42,20 @@ evcap replay --help).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := func(err error) error { return &exitError{code: 2, err: err} }
-			fx, err := replay.LoadCaptureFile(args[0])
+			clean, findings, err := sanitizeForPromote(args[0], &paths)
+			if clean != "" {
+				defer os.Remove(clean)
+			}
+			if err != nil {
+				return bad(err)
+			}
+			if len(findings) > 0 {
+				for _, f := range findings {
+					fmt.Fprintf(s.err, "%s\n", f)
+				}
+				return &exitError{code: 1, err: fmt.Errorf("%s: refusing to promote: %d finding(s) remain after sanitizing (add a rule or an allowlist entry in %s if one is a false positive)", args[0], len(findings), paths.config)}
+			}
+			fx, err := replay.LoadCaptureFile(clean)
 			if err != nil {
 				return bad(err)
 			}
@@ -75,6 +95,7 @@ evcap replay --help).`,
 	cmd.Flags().StringVar(&dir, "dir", "fixtures/testdata", "root of the fixture tree")
 	cmd.Flags().BoolVar(&minimize, "minimize", false, "shrink to the smallest capture that still fails the same way")
 	cmd.Flags().StringVar(&fault, "inject", "", "with --minimize: the fault that makes replay fail (see evcap replay --help)")
+	paths.flags(cmd)
 	_ = cmd.MarkFlagRequired("name")
 	return cmd
 }
@@ -92,4 +113,38 @@ func goldenList(dir string) string {
 		s += fixtures.GoldenDir + "/" + e.Name()
 	}
 	return s
+}
+
+// sanitizeForPromote writes the sanitized form of the capture at path to a
+// temporary file and scans it. It returns the temporary file (to be removed
+// by the caller) and what the scan still finds.
+func sanitizeForPromote(path string, paths *machinePaths) (string, []sanitize.Finding, error) {
+	home, project, fallback, tmp, cfg, err := paths.resolve()
+	if err != nil {
+		return "", nil, err
+	}
+	in, err := os.Open(path)
+	if err != nil {
+		return "", nil, err
+	}
+	defer in.Close()
+	out, err := os.CreateTemp("", "evcap-promote-*.jsonl")
+	if err != nil {
+		return "", nil, err
+	}
+	opts := sanitize.Options{Home: home, Project: project, DefaultProject: fallback, Temp: tmp, Config: cfg}
+	_, err = sanitize.Sanitize(in, path, out, opts)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return out.Name(), nil, fmt.Errorf("sanitize %s: %w", path, err)
+	}
+	f, err := os.Open(out.Name())
+	if err != nil {
+		return out.Name(), nil, err
+	}
+	defer f.Close()
+	findings, err := sanitize.Scan(f, path, sanitize.ScanOptions{Home: home, Project: project, Temp: tmp, Config: cfg})
+	return out.Name(), findings, err
 }
