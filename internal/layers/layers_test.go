@@ -17,13 +17,13 @@ const module = "github.com/evcap/evcap"
 func layerOf(pkg string) (int, bool) {
 	rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")
 	switch {
-	case rel == "cmd/evcap":
+	case rel == "cmd/evcap", strings.HasPrefix(rel, "bench/cmd/"):
 		return 4, true
 	case rel == "promote", rel == "record", rel == "bundle":
 		return 3, true
 	case rel == "capture", rel == "replay", rel == "sanitize":
 		return 2, true
-	case rel == "redact", rel == "fixtures", rel == "fakemodel",
+	case rel == "redact", rel == "fixtures", rel == "fakemodel", rel == "bench/gen", rel == "view",
 		strings.HasPrefix(rel, "normalize/"), strings.HasPrefix(rel, "render/"):
 		return 1, true
 	case rel == "envelope", rel == "event", rel == "schema", rel == "internal/layers":
