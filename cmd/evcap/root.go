@@ -66,6 +66,7 @@ turns a bad run into a deterministic regression test.`,
 		newPlayCmd(s),
 		newPromoteCmd(s),
 		newBundleCmd(s),
+		newViewCmd(s),
 		newSanitizeCmd(s),
 		newScanCmd(s),
 	)
