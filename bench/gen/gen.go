@@ -132,13 +132,13 @@ func join(parts []string) string {
 }
 
 type run struct {
-	o     Options
-	rng   *rand.Rand
-	bw    *bufio.Writer
-	st    Stats
-	err   error
-	clock time.Time
-	buf   []byte
+	o       Options
+	rng     *rand.Rand
+	bw      *bufio.Writer
+	st      Stats
+	err     error
+	clock   time.Time
+	buf     []byte
 	streams bool // the provider streams text deltas
 	// next secret rule and form to plant, taking turns.
 	nextRule, nextForm, nextNeg int

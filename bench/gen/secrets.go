@@ -74,7 +74,9 @@ var makers = []maker{
 	{"stripe-key", func(g *run) (string, string) { return same(cat("sk", "_live_", g.mixedPick(alnum, 24))) }},
 	{"huggingface-token", func(g *run) (string, string) { return same(cat("hf", "_", g.mixedPick(alnum, 34))) }},
 	{"npm-token", func(g *run) (string, string) { return same(cat("npm", "_", g.mixedPick(alnum, 36))) }},
-	{"pypi-token", func(g *run) (string, string) { return same(cat("py", "pi-", "AgEIcHlwaS5vcmc", g.mixedPick(alnum, 50))) }},
+	{"pypi-token", func(g *run) (string, string) {
+		return same(cat("py", "pi-", "AgEIcHlwaS5vcmc", g.mixedPick(alnum, 50)))
+	}},
 	{"sendgrid-key", func(g *run) (string, string) {
 		return same(cat("SG", ".", g.mixedPick(alnum, 22), ".", g.mixedPick(alnum, 43)))
 	}},

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/evcap/evcap/bench/gen"
+)
+
+// tool is one command compared on the main run.
+type tool struct {
+	name string
+	argv []string
+	in   string // stdin file
+	out  string // stdout file ("" = /dev/null)
+}
+
+// generate writes a run to dir/name and returns its stats.
+func generate(dir, name string, o gen.Options) (string, gen.Stats, error) {
+	path := filepath.Join(dir, name)
+	f, err := os.Create(path)
+	if err != nil {
+		return "", gen.Stats{}, err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	st, err := gen.Write(bw, o)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return path, st, err
+}
+
+// recordCapture records raw with evcap record --stdin (no redaction, so
+// sanitize has the secrets to find) and returns the capture's path.
+func recordCapture(c config, raw, name string) (string, error) {
+	capPath := filepath.Join(c.dir, name)
+	s, err := measure([]string{c.evcap, "record", "--stdin", "--no-redact", "--render", "none", "-o", capPath}, raw, "")
+	if err != nil {
+		return "", err
+	}
+	if s.exit != 0 {
+		return "", fmt.Errorf("evcap record --stdin %s: exit %d", raw, s.exit)
+	}
+	return capPath, nil
+}
+
+func compare(c config) error {
+	raw, st, err := generate(c.dir, "claude.jsonl", gen.Options{Provider: "claude", Size: c.size, Seed: 1, BigLine: c.bigLine, SecretEvery: 40})
+	if err != nil {
+		return err
+	}
+	capPath, err := recordCapture(c, raw, "claude.capture.jsonl")
+	if err != nil {
+		return err
+	}
+	ci, _ := os.Stat(capPath)
+	fmt.Printf("## Main run: Claude partial-message stream, %.1f MB, %d lines, longest line %.1f MB, %d secrets planted; capture %.1f MB\n\n",
+		mb(st.Bytes), st.Lines, mb(int64(st.Longest)), len(st.Planted), mb(ci.Size()))
+
+	tools := []tool{
+		{name: "cat", argv: []string{"cat", raw}},
+		{name: "jq -c .", argv: []string{"jq", "-c", ".", raw}},
+		{name: "evcap normalize", argv: []string{c.evcap, "normalize", raw}},
+		{name: "evcap replay --mode native", argv: []string{c.evcap, "replay", capPath, "--mode", "native"}},
+		{name: "evcap sanitize", argv: []string{c.evcap, "sanitize", capPath, "-o", os.DevNull}},
+		{name: "evcap record -- cat", argv: []string{c.evcap, "record", "--render", "none", "-o", filepath.Join(c.dir, "rec.jsonl"), "--", "cat", raw}},
+	}
+	if c.gitleaks != "" {
+		tools = append(tools, tool{name: "gitleaks stdin", argv: []string{c.gitleaks, "stdin", "--no-banner", "--log-level", "error", "--exit-code", "0", "--redact"}, in: raw})
+	} else {
+		fmt.Println("gitleaks not found: its column is left out (go install github.com/zricethezav/gitleaks/v8@v8.21.2)")
+	}
+	samples := map[string][]sample{}
+	for r := 0; r < c.rounds; r++ {
+		for i := range tools {
+			t := tools[(i+r)%len(tools)]
+			s, err := measure(t.argv, t.in, t.out)
+			if err != nil {
+				return fmt.Errorf("%s: %w", t.name, err)
+			}
+			samples[t.name] = append(samples[t.name], s)
+			fmt.Fprintf(os.Stderr, "round %d: %-28s %7.2fs  %7.1f MB/s  exit %d\n", r+1, t.name, s.wall.Seconds(), mb(st.Bytes)/s.wall.Seconds(), s.exit)
+		}
+	}
+	fmt.Println("MB/s and lines/s are of the raw run's bytes and lines (sanitize and replay read its capture, which holds the same lines).")
+	fmt.Printf("Each tool ran %d times, alternating; the table shows every round's MB/s and the median's CPU and the largest peak RSS.\n\n", c.rounds)
+	fmt.Println("| tool | MB/s per round | lines/s (median) | CPU s (median) | peak RSS MiB | exit |")
+	fmt.Println("|---|---|---|---|---|---|")
+	rate := map[string]float64{}
+	for _, t := range tools {
+		ss := samples[t.name]
+		m := median(ss)
+		var per []string
+		for _, s := range ss {
+			per = append(per, fmt.Sprintf("%.1f", mb(st.Bytes)/s.wall.Seconds()))
+		}
+		rate[t.name] = mb(st.Bytes) / m.wall.Seconds()
+		fmt.Printf("| %s | %s | %.0f | %.2f | %.1f | %d |\n", t.name, strings.Join(per, ", "),
+			float64(st.Lines)/m.wall.Seconds(), m.cpu.Seconds(), mib(m.maxRSS), m.exit)
+	}
+	fmt.Println()
+	fmt.Println("| ratio (median MB/s) | measured | target | met |")
+	fmt.Println("|---|---|---|---|")
+	ratio := func(a, b string, target float64) {
+		if rate[a] == 0 || rate[b] == 0 {
+			return
+		}
+		r := rate[a] / rate[b]
+		fmt.Printf("| %s / %s | %.1f× | ≥ %g× | %s |\n", a, b, r, target, yes(r >= target))
+	}
+	ratio("evcap sanitize", "jq -c .", 8)
+	ratio("evcap sanitize", "gitleaks stdin", 50)
+	ratio("evcap normalize", "jq -c .", 15)
+	ratio("evcap replay --mode native", "jq -c .", 15)
+	ratio("evcap record -- cat", "jq -c .", 3)
+	limit := 64<<20 + 3*int64(st.Longest)
+	fmt.Printf("\nPeak RSS bound: 64 MiB + 3 × longest line = %.1f MiB.\n\n", mib(limit))
+	fmt.Println("| tool | peak RSS MiB | within bound |")
+	fmt.Println("|---|---|---|")
+	for _, t := range tools {
+		if strings.HasPrefix(t.name, "evcap") {
+			m := median(samples[t.name])
+			fmt.Printf("| %s | %.1f | %s |\n", t.name, mib(m.maxRSS), yes(m.maxRSS <= limit))
+		}
+	}
+	fmt.Println()
+	return providers(c)
+}
+
+func yes(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "**no**"
+}
+
+// providers compares evcap normalize with jq on each other provider's run.
+func providers(c config) error {
+	size := max(c.size/4, 1e6)
+	fmt.Printf("## Normalize per provider (%.0f MB runs, no long line)\n\n", mb(size))
+	fmt.Println("| provider | lines | jq -c . MB/s | evcap normalize MB/s | ratio |")
+	fmt.Println("|---|---|---|---|---|")
+	for _, p := range gen.Providers {
+		raw, st, err := generate(c.dir, p+".small.jsonl", gen.Options{Provider: p, Size: size, Seed: 2, SecretEvery: 40})
+		if err != nil {
+			return err
+		}
+		var jq, norm []sample
+		for r := 0; r < c.rounds; r++ {
+			j, err := measure([]string{"jq", "-c", ".", raw}, "", "")
+			if err != nil {
+				return err
+			}
+			n, err := measure([]string{c.evcap, "normalize", raw}, "", "")
+			if err != nil {
+				return err
+			}
+			jq, norm = append(jq, j), append(norm, n)
+		}
+		jr, nr := mb(st.Bytes)/median(jq).wall.Seconds(), mb(st.Bytes)/median(norm).wall.Seconds()
+		fmt.Printf("| %s | %d | %.1f | %.1f | %.1f× |\n", p, st.Lines, jr, nr, nr/jr)
+		os.Remove(raw)
+	}
+	fmt.Println()
+	return nil
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"syscall"
+	"time"
+)
+
+// sample is one run of one tool.
+type sample struct {
+	wall, cpu time.Duration
+	maxRSS    int64 // bytes
+	exit      int
+}
+
+// measure runs argv with stdin from in ("" for none) and stdout to out
+// ("" for /dev/null), and reads the child's rusage from wait4.
+func measure(argv []string, in, out string) (sample, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	if in != "" {
+		f, err := os.Open(in)
+		if err != nil {
+			return sample{}, err
+		}
+		defer f.Close()
+		cmd.Stdin = f
+	}
+	if out == "" {
+		out = os.DevNull
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return sample{}, err
+	}
+	defer f.Close()
+	cmd.Stdout = f
+	var stderr limitedBuffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err = cmd.Run()
+	wall := time.Since(start)
+	if cmd.ProcessState == nil {
+		return sample{}, fmt.Errorf("%v: %w", argv, err)
+	}
+	ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	s := sample{
+		wall:   wall,
+		cpu:    time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
+		maxRSS: ru.Maxrss << 10,
+		exit:   cmd.ProcessState.ExitCode(),
+	}
+	if s.exit != 0 && len(stderr.b) > 0 {
+		fmt.Fprintf(os.Stderr, "evbench: %v exited %d: %s\n", argv, s.exit, stderr.b)
+	}
+	return s, nil
+}
+
+// limitedBuffer keeps the first 4 KiB written to it.
+type limitedBuffer struct{ b []byte }
+
+func (l *limitedBuffer) Write(p []byte) (int, error) {
+	if room := 4096 - len(l.b); room > 0 {
+		l.b = append(l.b, p[:min(room, len(p))]...)
+	}
+	return len(p), nil
+}
+
+// median returns the sample with the median wall time (the lower one of
+// two), with the largest peak RSS seen in any run.
+func median(ss []sample) sample {
+	sorted := slices.Clone(ss)
+	slices.SortFunc(sorted, func(a, b sample) int { return int(a.wall - b.wall) })
+	m := sorted[(len(sorted)-1)/2]
+	for _, s := range ss {
+		m.maxRSS = max(m.maxRSS, s.maxRSS)
+	}
+	return m
+}
+
+func mb(n int64) float64 { return float64(n) / 1e6 }
+
+func mib(n int64) float64 { return float64(n) / (1 << 20) }
