@@ -4,7 +4,7 @@
 //
 // It is a pure function of the bytes it is given: one native line at a
 // time through Normalizer.Line, state kept between lines, Normalizer.End at
-// the end of the stream. It does no I/O and reads no clock. Converter (an
+// the end of the stream. It does no I/O and reads no clock. NewConverter (an
 // io.WriteCloser) and Normalize wrap it for streams of bytes. It knows
 // nothing of capture files or envelopes, and it does not redact: tool
 // inputs, outputs and texts are passed on as the CLI printed them.

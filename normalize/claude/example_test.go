@@ -36,7 +36,7 @@ func ExampleNormalize() {
 	// result failed
 }
 
-func ExampleConverter() {
+func ExampleNewConverter() {
 	c := claude.NewConverter(func(e event.Event) {
 		fmt.Printf("%s %s %q\n", e.Kind, e.Phase, e.Text)
 	})

@@ -42,7 +42,7 @@ func ExampleNormalize() {
 	// result failed: incomplete
 }
 
-func ExampleConverter() {
+func ExampleNewConverter() {
 	c := codex.NewConverter(func(e event.Event) { fmt.Println(e.Kind, e.Phase) })
 	// Bytes may arrive in any chunking; events come out per complete line.
 	c.Write([]byte(`{"type":"turn.sta`))

@@ -101,7 +101,7 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-// TestChunking feeds each input through Writer whole, line by line and one
+// TestChunking feeds each input through NewConverter whole, line by line and one
 // byte at a time; all must match the line-by-line Normalizer.
 func TestChunking(t *testing.T) {
 	for _, file := range inputs(t) {
@@ -117,7 +117,7 @@ func TestChunking(t *testing.T) {
 				"1-byte": bytes.SplitAfter(data, nil),
 			} {
 				var got []event.Event
-				w := gemini.NewWriter(func(evs []event.Event) { got = append(got, evs...) })
+				w := gemini.NewConverter(func(e event.Event) { got = append(got, e) })
 				for _, c := range chunks {
 					if _, err := w.Write(c); err != nil {
 						t.Fatal(err)
@@ -313,7 +313,7 @@ func TestHugeLine(t *testing.T) {
 	big := strings.Repeat("x", 17<<20)
 	line := `{"type":"tool_result","timestamp":"2026-11-29T19:32:05.341Z","tool_id":"t","status":"success","output":"` + big + "\"}\n"
 	var got []event.Event
-	w := gemini.NewWriter(func(evs []event.Event) { got = append(got, evs...) })
+	w := gemini.NewConverter(func(e event.Event) { got = append(got, e) })
 	for p := []byte(line); len(p) > 0; {
 		n := min(len(p), 1<<20)
 		w.Write(p[:n])

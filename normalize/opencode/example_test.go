@@ -29,12 +29,10 @@ func Example() {
 }
 
 // The bus arrives as raw SSE or as one JSON payload per line; both work.
-func ExampleWriter() {
+func ExampleNewConverter() {
 	sse := "data: {\"id\":\"evt_1\",\"type\":\"session.status\",\"properties\":{\"sessionID\":\"ses_1\",\"status\":{\"type\":\"retry\",\"attempt\":1,\"message\":\"overloaded\",\"next\":0}}}\n\n"
-	w := opencode.NewWriter(func(evs []event.Event) {
-		for _, e := range evs {
-			fmt.Println(e.Kind, e.Phase, e.Cause)
-		}
+	w := opencode.NewConverter(func(e event.Event) {
+		fmt.Println(e.Kind, e.Phase, e.Cause)
 	})
 	fmt.Fprint(w, sse)
 	w.Close()

@@ -1,0 +1,26 @@
+package opencode
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/evcap/evcap/event"
+)
+
+// NewConverter returns an io.WriteCloser that normalizes opencode output (run --format json lines or the raw SSE bus)
+// written to it in chunks of any size and calls emit with each event, in
+// order; see event.Converter for line numbering and the torn last line.
+func NewConverter(emit func(event.Event)) *event.Converter {
+	return event.NewConverter(New(), emit)
+}
+
+// Normalize reads a whole opencode output (run --format json lines or the raw SSE bus) stream from r and returns its
+// normalized events (line numbers as causes). A torn last line is
+// normalized like any other line. Only a read error is returned.
+func Normalize(r io.Reader) ([]event.Event, error) {
+	evs, err := event.ReadAll(r, New())
+	if err != nil {
+		return evs, fmt.Errorf("opencode: %w", err)
+	}
+	return evs, nil
+}
