@@ -1,0 +1,40 @@
+package redact_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/evcap/evcap/bench/gen"
+	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/redact"
+)
+
+// BenchmarkLineGenerated redacts every line of a generated Claude run with
+// long tool outputs, machine paths and a planted secret every 20 turns, as
+// evcap record does while recording.
+func BenchmarkLineGenerated(b *testing.B) {
+	var raw bytes.Buffer
+	if _, err := gen.Write(&raw, gen.Options{Provider: "claude", Size: 8 << 20, Seed: 1, SecretEvery: 20}); err != nil {
+		b.Fatal(err)
+	}
+	red, err := redact.New(redact.Options{Home: "/home/dev", Project: "/home/dev/src/app", Temp: []string{"/tmp"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ls [][]byte
+	lr := lines.NewReader(bytes.NewReader(raw.Bytes()))
+	for {
+		l, err := lr.Next()
+		if err != nil {
+			break
+		}
+		ls = append(ls, bytes.Clone(l))
+	}
+	b.SetBytes(int64(raw.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range ls {
+			red.Line(l)
+		}
+	}
+}

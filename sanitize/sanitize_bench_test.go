@@ -1,0 +1,55 @@
+package sanitize_test
+
+import (
+	"bytes"
+	"io"
+	"testing"
+
+	"github.com/evcap/evcap/bench/gen"
+	"github.com/evcap/evcap/capture"
+	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/sanitize"
+)
+
+// benchCapture wraps a generated run into native_in records.
+func benchCapture(b *testing.B, provider string, size int64) []byte {
+	var raw, out bytes.Buffer
+	if _, err := gen.Write(&raw, gen.Options{Provider: provider, Size: size, Seed: 1, SecretEvery: 20}); err != nil {
+		b.Fatal(err)
+	}
+	w := envelope.NewWriter(&out, envelope.WriterOptions{CaptureID: "01KQ0000000000000000000000", FlushInterval: -1})
+	c := capture.New(w, capture.Options{Provider: provider})
+	c.Begin(capture.Start{EvcapVersion: "bench", Provider: provider})
+	lr := lines.NewReader(&raw)
+	for {
+		l, err := lr.Next()
+		if err != nil {
+			break
+		}
+		c.Native(l)
+	}
+	zero := 0
+	if err := c.Close(capture.End{ExitCode: &zero, CleanEnd: true}); err != nil {
+		b.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// BenchmarkSanitize sanitizes a generated capture of each provider (8 MB
+// of CLI output, secrets planted every 20 turns).
+func BenchmarkSanitize(b *testing.B) {
+	for _, p := range gen.Providers {
+		b.Run(p, func(b *testing.B) {
+			capBytes := benchCapture(b, p, 8<<20)
+			b.SetBytes(int64(len(capBytes)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := sanitize.Sanitize(bytes.NewReader(capBytes), "bench", io.Discard,
+					sanitize.Options{Home: "/home/dev", Project: "/home/dev/src/app", Temp: []string{"/tmp"}}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
