@@ -24,12 +24,14 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -133,55 +135,107 @@ type recorded struct {
 	home     string
 	args     []string // the CLI's argv after its name
 	stats    fakemodel.Stats
+	sseURL   string           // set for evcap record --sse
 	redactor *redact.Redactor // as evcap's default one was built for this run
 }
 
 // recordCLI starts a server for the scenario, runs `evcap record -- CLI ...`
 // in a fresh project and home, and reads the capture back.
-func recordCLI(t *testing.T, v variant, scenario, prompt string, extraEnv ...string) *recorded {
+// setup is a fresh project and home for one CLI run, with a scripted
+// server serving until the test ends.
+type setup struct {
+	bin, evcap, dir, home, project string
+	env                            []string
+	srv                            *fakemodel.Server
+}
+
+// newSetup finds the CLI (skipping when it is absent), builds evcap, makes
+// the project and home, starts the server for the scenario and prepares
+// the CLI's configuration.
+func newSetup(t *testing.T, c fakemodel.CLI, scenario string) *setup {
 	t.Helper()
-	bin, err := fakemodel.LookCLI(v.cli, os.Getenv("EVCAP_CLI_DIR"))
+	bin, err := fakemodel.LookCLI(c, os.Getenv("EVCAP_CLI_DIR"))
 	if errors.Is(err, fakemodel.ErrCLINotFound) {
-		t.Skipf("%s not installed (npm package %s): %v", v.cli, v.cli.NPMPackage(), err)
+		t.Skipf("%s not installed (npm package %s): %v", c, c.NPMPackage(), err)
 	}
 	if err != nil {
 		t.Fatal(err)
 	}
-	evcap := evcapBinary(t)
+	su := &setup{bin: bin, evcap: evcapBinary(t), dir: t.TempDir()}
 	sc, err := fakemodel.LoadScenarioFile(filepath.Join(scenarios, scenario))
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	home, project := filepath.Join(dir, "home"), filepath.Join(dir, "project")
-	for _, d := range []string{home, project} {
+	su.home, su.project = filepath.Join(su.dir, "home"), filepath.Join(su.dir, "project")
+	for _, d := range []string{su.home, su.project} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(project, "README.md"), []byte(readmeText), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(su.project, "README.md"), []byte(readmeText), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv := fakemodel.New(sc, fakemodel.Options{})
+	su.srv = fakemodel.New(sc, fakemodel.Options{})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx, ln) }()
-	defer func() {
+	go func() { served <- su.srv.Serve(ctx, ln) }()
+	t.Cleanup(func() {
 		cancel()
 		if err := <-served; err != nil {
 			t.Errorf("server: %v", err)
 		}
-	}()
-	env, err := fakemodel.Prepare(v.cli, "http://"+ln.Addr().String(), home)
+	})
+	su.env, err = fakemodel.Prepare(c, "http://"+ln.Addr().String(), su.home)
 	if err != nil {
 		t.Fatal(err)
 	}
-	env = append(env, "PATH="+fakemodel.PathWithNode(bin, os.Getenv("PATH")))
-	env = append(env, extraEnv...)
+	su.env = append(su.env, "PATH="+fakemodel.PathWithNode(bin, os.Getenv("PATH")))
+	return su
+}
+
+// read reads back the capture evcap wrote, keeps it when asked, and logs
+// what happened.
+func (su *setup) read(t *testing.T, v variant, capPath string, exit int, stderr []byte, took time.Duration) *recorded {
+	t.Helper()
+	raw, err := os.ReadFile(capPath)
+	if err != nil {
+		t.Fatalf("capture: %v\nevcap stderr:\n%s", err, stderr)
+	}
+	red, err := redact.New(redact.Options{Home: su.home, Project: su.project, Temp: []string{filepath.Join(su.home, "tmp")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &recorded{v: v, exit: exit, stderr: stderr, capture: capPath, raw: raw,
+		records: readRecords(t, capPath), project: su.project, home: su.home, stats: su.srv.Stats(), redactor: red}
+	t.Logf("%s %s: evcap exited %d after %s; capture %d bytes, %d records; server %+v",
+		v.cli, cliVersion(v.cli), exit, took.Round(time.Millisecond), len(raw), len(r.records), r.stats)
+	if keep := os.Getenv("EVCAP_REALCLI_KEEP"); keep != "" {
+		base := filepath.Join(keep, strings.ReplaceAll(t.Name(), "/", "_"))
+		for suffix, data := range map[string][]byte{".capture.jsonl": raw, ".stderr.txt": stderr} {
+			if err := os.WriteFile(base+suffix, data, 0o644); err != nil {
+				t.Errorf("keep: %v", err)
+			}
+		}
+	}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("evcap stderr (tail):\n%s", tail(r.stderr, 4000))
+		}
+	})
+	return r
+}
+
+// recordCLI runs `evcap record -- CLI ...` headless in a fresh project and
+// home against the scenario, and reads the capture back.
+func recordCLI(t *testing.T, v variant, scenario, prompt string, extraEnv ...string) *recorded {
+	t.Helper()
+	su := newSetup(t, v.cli, scenario)
+	bin, project, dir := su.bin, su.project, su.dir
+	env := append(su.env, extraEnv...)
 
 	// The prompt names the project directory and carries a fake token, so
 	// that every run shows argv redaction in capture.start.
@@ -192,14 +246,14 @@ func recordCLI(t *testing.T, v variant, scenario, prompt string, extraEnv ...str
 
 	runCtx, stop := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer stop()
-	cmd := exec.CommandContext(runCtx, evcap, argv...)
+	cmd := exec.CommandContext(runCtx, su.evcap, argv...)
 	cmd.Dir = project // evcap redacts its working directory as <PROJECT>
 	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
-	err = cmd.Run()
+	err := cmd.Run()
 	exit := 0
 	var ee *exec.ExitError
 	switch {
@@ -211,31 +265,8 @@ func recordCLI(t *testing.T, v variant, scenario, prompt string, extraEnv ...str
 	if runCtx.Err() != nil {
 		t.Fatalf("evcap record -- %s did not finish in time\nstderr:\n%s", v.cli, stderr.String())
 	}
-	raw, err := os.ReadFile(capPath)
-	if err != nil {
-		t.Fatalf("capture: %v\nstderr:\n%s", err, stderr.String())
-	}
-	red, err := redact.New(redact.Options{Home: home, Project: project, Temp: []string{filepath.Join(home, "tmp")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &recorded{v: v, exit: exit, stderr: stderr.Bytes(), capture: capPath, raw: raw,
-		records: readRecords(t, capPath), project: project, home: home, args: args, stats: srv.Stats(), redactor: red}
-	t.Logf("%s %s: evcap exited %d after %s; capture %d bytes, %d records; server %+v",
-		v.cli, cliVersion(v.cli), exit, time.Since(start).Round(time.Millisecond), len(raw), len(r.records), r.stats)
-	if keep := os.Getenv("EVCAP_REALCLI_KEEP"); keep != "" {
-		base := filepath.Join(keep, strings.ReplaceAll(t.Name(), "/", "_"))
-		for suffix, data := range map[string][]byte{".capture.jsonl": raw, ".stderr.txt": r.stderr} {
-			if err := os.WriteFile(base+suffix, data, 0o644); err != nil {
-				t.Errorf("keep: %v", err)
-			}
-		}
-	}
-	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("evcap stderr (tail):\n%s", tail(r.stderr, 6000))
-		}
-	})
+	r := su.read(t, v, capPath, exit, stderr.Bytes(), time.Since(start))
+	r.args = args
 	return r
 }
 
@@ -337,14 +368,24 @@ func (r *recorded) check(t *testing.T, wantExit int) {
 	if got := start.Get("provider").String(); got != r.v.provider {
 		t.Errorf("capture.start provider %q, want %q", got, r.v.provider)
 	}
-	if got := start.Get("cliName").String(); got != string(r.v.cli) {
-		t.Errorf("capture.start cliName %q, want %q", got, r.v.cli)
-	}
-	r.checkArgv(t, start.Get("argv"))
-
 	end := gjson.ParseBytes(last.Payload)
-	if ec := end.Get("exitCode"); ec.Type != gjson.Number || int(ec.Int()) != wantExit {
-		t.Errorf("capture.end exitCode %s, want %d", ec.Raw, wantExit)
+	if r.sseURL != "" {
+		// An SSE recording has no child: its argv is the request, and
+		// there is no exit code.
+		if got := start.Get("argv").Raw; got != `["GET","`+r.sseURL+`"]` {
+			t.Errorf("capture.start argv %s, want GET %s", got, r.sseURL)
+		}
+		if ec := end.Get("exitCode"); ec.Type != gjson.Null {
+			t.Errorf("capture.end exitCode %s, want null", ec.Raw)
+		}
+	} else {
+		if got := start.Get("cliName").String(); got != string(r.v.cli) {
+			t.Errorf("capture.start cliName %q, want %q", got, r.v.cli)
+		}
+		r.checkArgv(t, start.Get("argv"))
+		if ec := end.Get("exitCode"); ec.Type != gjson.Number || int(ec.Int()) != wantExit {
+			t.Errorf("capture.end exitCode %s, want %d", ec.Raw, wantExit)
+		}
 	}
 	if r.exit != wantExit {
 		t.Errorf("evcap exited %d, want the CLI's %d", r.exit, wantExit)
@@ -683,4 +724,143 @@ func TestRecordRealCLILongText(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRecordRealCLIOpencodeServe records opencode serve's event bus with
+// `evcap record --sse URL --until-idle` while the test drives one prompt
+// through the server's HTTP API; evcap stops by itself when the session
+// goes idle.
+func TestRecordRealCLIOpencodeServe(t *testing.T) {
+	skipShort(t)
+	v := variant{"opencode-serve", fakemodel.OpenCode, "opencode", nil}
+	su := newSetup(t, v.cli, "tools.json")
+
+	port := freePort(t)
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	serve := exec.Command(su.bin, "serve", "--hostname", "127.0.0.1", "--port", fmt.Sprint(port))
+	serve.Dir, serve.Env = su.project, su.env
+	var serveErr bytes.Buffer
+	serve.Stdout, serve.Stderr = &serveErr, &serveErr
+	serve.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-serve.Process.Pid, syscall.SIGKILL)
+		serve.Wait()
+	})
+	waitFor(t, 60*time.Second, "opencode serve to answer GET /config", func() bool {
+		resp, err := (&http.Client{Timeout: 5 * time.Second}).Get(base + "/config")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+
+	sseURL := base + "/event"
+	capPath := filepath.Join(su.dir, "capture.jsonl")
+	rec := exec.Command(su.evcap, "record", "--sse", sseURL, "--until-idle", "-o", capPath, "--color", "never")
+	rec.Dir, rec.Env = su.project, su.env
+	var recErr bytes.Buffer
+	rec.Stdout, rec.Stderr = io.Discard, &recErr
+	start := time.Now()
+	if err := rec.Start(); err != nil {
+		t.Fatal(err)
+	}
+	recDone := make(chan error, 1)
+	go func() { recDone <- rec.Wait() }()
+	// The capture file is written once the first events arrived
+	// (server.connected), so evcap is listening before the prompt goes in.
+	waitFor(t, 15*time.Second, "evcap to write its first records", func() bool {
+		st, err := os.Stat(capPath)
+		return err == nil && st.Size() > 0
+	})
+
+	session := postJSON(t, base+"/session", `{"title":"evcap record test"}`)
+	id := gjson.Get(session, "id").String()
+	if id == "" {
+		t.Fatalf("POST /session gave no id: %s", session)
+	}
+	msg := fmt.Sprintf(`{"model":{"providerID":"fake","modelID":"fake-model"},"parts":[{"type":"text","text":%q}]}`,
+		"What is in this project? List the files, then read the README and summarise it.")
+	postJSON(t, base+"/session/"+id+"/message", msg)
+
+	var err error
+	select {
+	case err = <-recDone:
+	case <-time.After(60 * time.Second):
+		rec.Process.Kill()
+		<-recDone
+		t.Fatalf("evcap record --sse --until-idle did not stop after the session went idle\nstderr:\n%s", recErr.String())
+	}
+	exit := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		exit = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	r := su.read(t, v, capPath, exit, recErr.Bytes(), time.Since(start))
+	r.sseURL = sseURL
+	r.check(t, 0)
+	if notes := gjson.GetBytes(r.records[len(r.records)-1].Payload, "notes").Raw; !strings.Contains(notes, "idle") {
+		t.Errorf("capture.end notes %s do not say the session went idle", notes)
+	}
+	evs := r.events(t)
+	calls := toolCalls(evs)
+	t.Logf("tool calls: %q", calls)
+	if len(calls) != 2 || calls[0].name != "bash" || calls[0].summary != "ls" || calls[1].name != "read" || !strings.Contains(calls[1].summary, "README.md") {
+		t.Errorf("tool calls %q, want bash ls then read of README.md", calls)
+	}
+	sc, err := fakemodel.LoadScenarioFile(filepath.Join(scenarios, "tools.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := finalText(evs); got != sc.Turns[2].Text {
+		t.Errorf("final text %q, want %q", got, sc.Turns[2].Text)
+	}
+	// The bus streams text as deltas; joined they give the final text.
+	if got := deltaText(evs); !strings.Contains(got, sc.Turns[2].Text) {
+		t.Errorf("the text deltas do not spell the final text: %q", got)
+	}
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+func waitFor(t *testing.T, limit time.Duration, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("gave up waiting %s for %s", limit, what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func postJSON(t *testing.T, url, body string) string {
+	t.Helper()
+	// A prompt runs the whole turn before the server answers.
+	resp, err := (&http.Client{Timeout: 2 * time.Minute}).Post(url, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("POST %s: %s: %s", url, resp.Status, b)
+	}
+	return string(b)
 }
