@@ -31,6 +31,10 @@ func layerOf(pkg string) (int, bool) {
 	case rel == "internal/lines":
 		// Below everything: line splitting that every stream reader shares.
 		return -1, true
+	case rel == "internal/textcut", rel == "internal/census":
+		// Below event: the summary/output cutting and the unknown-key census
+		// listing that every normalizer shares (std lib and gjson only).
+		return -1, true
 	}
 	return 0, false
 }

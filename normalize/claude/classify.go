@@ -5,12 +5,9 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/census"
 	"github.com/tidwall/gjson"
 )
-
-// nativeInvalid is the native type of a line that is not a JSON object
-// (a torn last line, a stray log line).
-const nativeInvalid = "(invalid json)"
 
 // nativeType names a line's type path: type, then subtype (system,
 // result), the stream event type and its delta or block type, or the
@@ -46,7 +43,7 @@ func nativeType(v gjson.Result) string {
 		return typ + "/" + strings.Join(kinds, "+")
 	}
 	if typ == "" {
-		return "(no type)"
+		return census.NoType
 	}
 	return typ
 }
@@ -112,11 +109,11 @@ func (n *Normalizer) Classify(line []byte) event.Classification {
 		return event.Classification{NativeType: "(blank)", Disposition: event.DispositionIgnored, Reason: "blank line"}
 	}
 	if !gjson.ValidBytes(line) {
-		return event.Classification{NativeType: nativeInvalid, Disposition: event.DispositionUnknown}
+		return event.Classification{NativeType: census.Invalid, Disposition: event.DispositionUnknown}
 	}
 	v := gjson.ParseBytes(line)
 	if !v.IsObject() {
-		return event.Classification{NativeType: nativeInvalid, Disposition: event.DispositionUnknown}
+		return event.Classification{NativeType: census.Invalid, Disposition: event.DispositionUnknown}
 	}
 	nt := nativeType(v)
 	c := event.Classification{NativeType: nt, Disposition: event.DispositionUnknown}
@@ -155,12 +152,5 @@ func unknownFields(v gjson.Result, nt string) []string {
 	if !ok {
 		known = knownFields[v.Get("type").String()]
 	}
-	var out []string
-	v.ForEach(func(k, _ gjson.Result) bool {
-		if !slices.Contains(commonFields, k.String()) && !slices.Contains(known, k.String()) {
-			out = append(out, k.String())
-		}
-		return true
-	})
-	return out
+	return census.Extra(v, "", commonFields, known)
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/census"
+	"github.com/evcap/evcap/internal/textcut"
 	"github.com/tidwall/gjson"
 )
 
@@ -66,11 +68,11 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 	}
 	n.sawLine = true
 	if !gjson.ValidBytes(line) {
-		return []event.Event{unknown(ref, nativeInvalid)}
+		return []event.Event{unknown(ref, census.Invalid)}
 	}
 	v := gjson.ParseBytes(line)
 	if !v.IsObject() {
-		return []event.Event{unknown(ref, nativeInvalid)}
+		return []event.Event{unknown(ref, census.Invalid)}
 	}
 	switch v.Get("type").String() {
 	case "system":
@@ -330,7 +332,8 @@ func (n *Normalizer) user(ref int64, v gjson.Result) []event.Event {
 			continue // prompt text echoed back; see ignoredReason
 		}
 		isErr := c.Get("is_error").Bool()
-		output, size := cutOutput(contentText(c.Get("content")))
+		full := contentText(c.Get("content"))
+		output, size := textcut.Output(full), len(full)
 		ph := event.PhaseCompleted
 		if isErr {
 			ph = event.PhaseFailed

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/evcap/evcap/internal/textcut"
 	"github.com/tidwall/gjson"
 )
 
@@ -28,16 +29,8 @@ func TestToolName(t *testing.T) {
 		if name != tc.wantName || summary != tc.wantSummary {
 			t.Errorf("%s: toolName(%s) = %q, %q; want %q, %q", tc.reason, tc.name, name, summary, tc.wantName, tc.wantSummary)
 		}
-		if utf8.RuneCountInString(summary) > maxSummary {
+		if utf8.RuneCountInString(summary) > textcut.SummaryRunes {
 			t.Errorf("%s: summary has %d runes", tc.reason, utf8.RuneCountInString(summary))
 		}
-	}
-}
-
-func TestCutOutputKeepsRunesWhole(t *testing.T) {
-	s := strings.Repeat("日", 1000) // 3000 bytes
-	out, size := cutOutput(s)
-	if size != 3000 || len(out) > maxOutput || !utf8.ValidString(out) || len(out) < maxOutput-3 {
-		t.Errorf("cutOutput: %d bytes kept of %d, valid %v", len(out), size, utf8.ValidString(out))
 	}
 }

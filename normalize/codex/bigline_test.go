@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/textcut"
 )
 
 // TestLineOver16MiB feeds a command output of 17 MiB in 1 MiB chunks: it
@@ -24,7 +25,7 @@ func TestLineOver16MiB(t *testing.T) {
 		t.Fatalf("got %d events, want tool, tool_result and the incomplete result: %+v", len(evs), evs)
 	}
 	r := evs[1].ToolResult
-	if r.OutputBytes != size || len(r.Output) != maxOutput {
-		t.Errorf("outputBytes %d (want %d), output cut to %d (want %d)", r.OutputBytes, size, len(r.Output), maxOutput)
+	if r.OutputBytes != size || len(r.Output) != textcut.OutputBytes {
+		t.Errorf("outputBytes %d (want %d), output cut to %d (want %d)", r.OutputBytes, size, len(r.Output), textcut.OutputBytes)
 	}
 }

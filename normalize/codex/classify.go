@@ -5,12 +5,12 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/census"
 	"github.com/tidwall/gjson"
 )
 
-// nativeInvalid is the native type of a line that is not a JSON object
-// (a torn last line, a stray log line).
-const nativeInvalid = "(invalid json)"
+// typeField is known on every object: it is what nativeType reads.
+var typeField = []string{"type"}
 
 // nativeType names a line's type path: the event type, plus the item type
 // for item events ("item.completed/command_execution"). Lines of the
@@ -25,7 +25,7 @@ func nativeType(v gjson.Result) string {
 	case typ == "" && v.Get("msg").IsObject() && v.Get("id").Exists():
 		return "legacy/" + v.Get("msg.type").String()
 	case typ == "":
-		return "(no type)"
+		return census.NoType
 	}
 	return typ
 }
@@ -79,11 +79,11 @@ func (n *Normalizer) Classify(line []byte) event.Classification {
 		return event.Classification{NativeType: "(blank)", Disposition: event.DispositionIgnored, Reason: "blank line"}
 	}
 	if !gjson.ValidBytes(line) {
-		return event.Classification{NativeType: nativeInvalid, Disposition: event.DispositionUnknown}
+		return event.Classification{NativeType: census.Invalid, Disposition: event.DispositionUnknown}
 	}
 	v := gjson.ParseBytes(line)
 	if !v.IsObject() {
-		return event.Classification{NativeType: nativeInvalid, Disposition: event.DispositionUnknown}
+		return event.Classification{NativeType: census.Invalid, Disposition: event.DispositionUnknown}
 	}
 	nt := nativeType(v)
 	c := event.Classification{NativeType: nt, Disposition: event.DispositionUnknown, Reason: keptUnknown[nt]}
@@ -97,25 +97,12 @@ func (n *Normalizer) Classify(line []byte) event.Classification {
 	switch {
 	case handledTypes[nt]:
 		c.Disposition = event.DispositionHandled
-		unknownF = extraFields(v, knownFields[nt], "")
+		unknownF = census.Extra(v, "", typeField, knownFields[nt])
 	case strings.HasPrefix(typ, "item.") && typ != "item.plan.delta" && slices.Contains(handledItems, itemType):
 		c.Disposition = event.DispositionHandled
-		unknownF = extraFields(v, []string{"item"}, "")
-		unknownF = append(unknownF, extraFields(v.Get("item"), append([]string{"id"}, knownItemFields[itemType]...), "item.")...)
+		unknownF = census.Extra(v, "", typeField, []string{"item"})
+		unknownF = append(unknownF, census.Extra(v.Get("item"), "item.", typeField, []string{"id"}, knownItemFields[itemType])...)
 	}
 	c.UnknownFields = unknownF
 	return c
-}
-
-// extraFields lists the fields of obj other than "type" and known, in the
-// order they appear, each prefixed with prefix.
-func extraFields(obj gjson.Result, known []string, prefix string) []string {
-	var out []string
-	obj.ForEach(func(k, _ gjson.Result) bool {
-		if k.String() != "type" && !slices.Contains(known, k.String()) {
-			out = append(out, prefix+k.String())
-		}
-		return true
-	})
-	return out
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/census"
+	"github.com/evcap/evcap/internal/textcut"
 	"github.com/tidwall/gjson"
 )
 
@@ -37,11 +39,11 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 	}
 	n.sawLine = true
 	if !gjson.ValidBytes(line) {
-		return []event.Event{unknown(ref, nativeInvalid)}
+		return []event.Event{unknown(ref, census.Invalid)}
 	}
 	v := gjson.ParseBytes(line)
 	if !v.IsObject() {
-		return []event.Event{unknown(ref, nativeInvalid)}
+		return []event.Event{unknown(ref, census.Invalid)}
 	}
 	cause := []int64{ref}
 	switch v.Get("type").String() {
@@ -205,7 +207,7 @@ func (n *Normalizer) toolItem(phase, id string, it gjson.Result, cause []int64) 
 			output = strings.Join(parts, "\n")
 		}
 	}
-	cut, size := cutOutput(output)
+	cut, size := textcut.Output(output), len(output)
 	ph := event.PhaseCompleted
 	if isErr {
 		ph = event.PhaseFailed
@@ -222,13 +224,13 @@ func toolOf(it gjson.Result) event.Tool {
 	case "command_execution":
 		cmd := it.Get("command").String()
 		in, _ := json.Marshal(map[string]string{"command": cmd})
-		return event.Tool{Name: "Bash", Summary: oneLine(unwrapCommand(cmd)), Input: in}
+		return event.Tool{Name: "Bash", Summary: textcut.Summary(unwrapCommand(cmd)), Input: in}
 	case "file_change":
 		var paths []string
 		for _, c := range it.Get("changes").Array() {
 			paths = append(paths, c.Get("path").String())
 		}
-		return event.Tool{Name: "file_change", Summary: oneLine(strings.Join(paths, ", ")),
+		return event.Tool{Name: "file_change", Summary: textcut.Summary(strings.Join(paths, ", ")),
 			Input: json.RawMessage(it.Get("changes").Raw)}
 	case "mcp_tool_call":
 		// MCP arguments are arbitrary, so no summary.
@@ -240,7 +242,7 @@ func toolOf(it gjson.Result) event.Tool {
 	case "web_search":
 		q := it.Get("query").String()
 		in, _ := json.Marshal(map[string]string{"query": q})
-		return event.Tool{Name: "web_search", Summary: oneLine(q), Input: in}
+		return event.Tool{Name: "web_search", Summary: textcut.Summary(q), Input: in}
 	}
 	return event.Tool{Name: "tool"}
 }

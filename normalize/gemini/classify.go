@@ -2,9 +2,9 @@ package gemini
 
 import (
 	"bytes"
-	"sort"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/census"
 	"github.com/tidwall/gjson"
 )
 
@@ -30,7 +30,7 @@ func nativeType(v gjson.Result) string {
 	typ := v.Get("type").String()
 	switch typ {
 	case "":
-		return "(no type)"
+		return census.NoType
 	case "message":
 		return typ + "/" + v.Get("role").String()
 	case "result", "tool_result":
@@ -46,7 +46,7 @@ func nativeType(v gjson.Result) string {
 func (n *Normalizer) Classify(line []byte) event.Classification {
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	if !gjson.ValidBytes(line) {
-		return event.Classification{NativeType: nativeInvalid, Disposition: event.DispositionUnknown}
+		return event.Classification{NativeType: census.Invalid, Disposition: event.DispositionUnknown}
 	}
 	v := gjson.ParseBytes(line)
 	c := event.Classification{NativeType: nativeType(v), Disposition: event.DispositionHandled}
@@ -66,33 +66,13 @@ func (n *Normalizer) Classify(line []byte) event.Classification {
 			return c
 		}
 	}
-	unk := unknownKeys(nil, "", v, known)
+	unk := census.AppendSorted(nil, "", v, known)
 	if typ == "result" {
-		unk = unknownKeys(unk, "stats.", v.Get("stats"), knownStats)
+		unk = census.AppendSorted(unk, "stats.", v.Get("stats"), knownStats)
 	}
 	if e := v.Get("error"); e.IsObject() {
-		unk = unknownKeys(unk, "error.", e, knownError)
+		unk = census.AppendSorted(unk, "error.", e, knownError)
 	}
 	c.UnknownFields = unk
 	return c
-}
-
-// unknownKeys appends prefix+key for every key of obj not in known.
-func unknownKeys(dst []string, prefix string, obj gjson.Result, known []string) []string {
-	if !obj.IsObject() {
-		return dst
-	}
-	var add []string
-	obj.ForEach(func(k, _ gjson.Result) bool {
-		key := k.String()
-		for _, f := range known {
-			if f == key {
-				return true
-			}
-		}
-		add = append(add, prefix+key)
-		return true
-	})
-	sort.Strings(add)
-	return append(dst, add...)
 }

@@ -6,11 +6,10 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/census"
+	"github.com/evcap/evcap/internal/textcut"
 	"github.com/tidwall/gjson"
 )
-
-// nativeInvalid is the NativeType of a line that is not JSON.
-const nativeInvalid = "(invalid json)"
 
 // Normalizer turns Gemini CLI stream-json lines into normalized events. It
 // keeps the open text run and the session id between lines; use one per
@@ -34,7 +33,7 @@ func New() *Normalizer { return &Normalizer{} }
 func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	if !gjson.ValidBytes(line) {
-		return []event.Event{{Kind: event.KindUnknown, Phase: event.PhaseUpdated, NativeType: nativeInvalid,
+		return []event.Event{{Kind: event.KindUnknown, Phase: event.PhaseUpdated, NativeType: census.Invalid,
 			SessionID: n.sessionID, Cause: []int64{ref}}}
 	}
 	v := gjson.ParseBytes(line)
@@ -127,7 +126,7 @@ func (n *Normalizer) toolResult(refs []int64, v gjson.Result) event.Event {
 	}
 	return event.Event{Kind: event.KindToolResult, Phase: phase, SessionID: n.sessionID,
 		ToolCallID: v.Get("tool_id").String(),
-		ToolResult: &event.ToolResult{IsError: isErr, Output: cutOutput(output), OutputBytes: len(output)},
+		ToolResult: &event.ToolResult{IsError: isErr, Output: textcut.Output(output), OutputBytes: len(output)},
 		Cause:      refs}
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/census"
 	"github.com/tidwall/gjson"
 )
 
@@ -225,7 +226,7 @@ func busType(v gjson.Result) string {
 		return typ + "/" + p.Get("info.role").String()
 	}
 	if typ == "" {
-		return "(no type)"
+		return census.NoType
 	}
 	return typ
 }

@@ -1,9 +1,8 @@
 package opencode
 
 import (
-	"sort"
-
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/census"
 	"github.com/tidwall/gjson"
 )
 
@@ -25,7 +24,7 @@ func (n *Normalizer) Classify(line []byte) event.Classification {
 			return event.Classification{NativeType: "sse/data-fragment", Disposition: event.DispositionHandled,
 				Reason: "part of a multi-line SSE data field, handled at the blank line"}
 		}
-		return event.Classification{NativeType: "(invalid json)", Disposition: event.DispositionUnknown}
+		return event.Classification{NativeType: census.Invalid, Disposition: event.DispositionUnknown}
 	}
 	v := gjson.ParseBytes(payload)
 	if v.Get("properties").IsObject() {
@@ -122,25 +121,14 @@ func (n *Normalizer) classifyBus(v gjson.Result) event.Classification {
 	return c
 }
 
-// unknownKeys appends prefix+key for every key of obj not in known. A nil
-// known list means "no list for this shape": nothing is reported.
+// unknownKeys appends prefix+key, sorted, for every key of obj not in
+// known. A nil known list means "no list for this shape": nothing is
+// reported.
 func unknownKeys(dst []string, prefix string, obj gjson.Result, known []string) []string {
-	if known == nil || !obj.IsObject() {
+	if known == nil {
 		return dst
 	}
-	var add []string
-	obj.ForEach(func(k, _ gjson.Result) bool {
-		key := k.String()
-		for _, f := range known {
-			if f == key {
-				return true
-			}
-		}
-		add = append(add, prefix+key)
-		return true
-	})
-	sort.Strings(add)
-	return append(dst, add...)
+	return census.AppendSorted(dst, prefix, obj, known)
 }
 
 func trimCR(b []byte) []byte {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/census"
 	"github.com/tidwall/gjson"
 )
 
@@ -99,7 +100,7 @@ func (n *Normalizer) flushSSE() []event.Event {
 func (n *Normalizer) payload(refs []int64, p []byte) []event.Event {
 	if !gjson.ValidBytes(p) {
 		return []event.Event{{Kind: event.KindUnknown, Phase: event.PhaseUpdated,
-			NativeType: "(invalid json)", Cause: refs}}
+			NativeType: census.Invalid, Cause: refs}}
 	}
 	v := gjson.ParseBytes(p)
 	var out []event.Event

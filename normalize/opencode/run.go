@@ -2,6 +2,8 @@ package opencode
 
 import (
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/census"
+	"github.com/evcap/evcap/internal/textcut"
 	"github.com/tidwall/gjson"
 )
 
@@ -109,7 +111,7 @@ func (n *Normalizer) toolPart(refs []int64, sid string, part gjson.Result) []eve
 			res.Phase = event.PhaseFailed
 			output = state.Get("error").String()
 		}
-		res.ToolResult = &event.ToolResult{IsError: isErr, Output: cutOutput(output), OutputBytes: len(output)}
+		res.ToolResult = &event.ToolResult{IsError: isErr, Output: textcut.Output(output), OutputBytes: len(output)}
 		return []event.Event{ev, res}
 	}
 	return []event.Event{unknown(refs, sid, "tool/"+status)}
@@ -119,7 +121,7 @@ func (n *Normalizer) toolPart(refs []int64, sid string, part gjson.Result) []eve
 func runType(v gjson.Result) string {
 	t := v.Get("type").String()
 	if t == "" {
-		return "(no type)"
+		return census.NoType
 	}
 	return t
 }
