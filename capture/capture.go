@@ -13,7 +13,6 @@
 package capture
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -164,7 +163,7 @@ func (c *Capturer) Normalized(e event.Event) int64 {
 		c.mu.Unlock()
 	}
 	e.Cause = nil // the record's cause field holds it; keep one source of truth
-	payload, err := json.Marshal(e)
+	payload, err := envelope.MarshalPayload(e)
 	if err != nil {
 		payload = []byte(`null`)
 	}
@@ -295,7 +294,7 @@ func (c *Capturer) Begin(s Start) {
 	if s.Provider == "" {
 		s.Provider = c.opts.Provider
 	}
-	payload, _ := json.Marshal(s)
+	payload, _ := envelope.MarshalPayload(s)
 	c.write(envelope.StageMeta, envelope.EventCaptureStart, payload, nil)
 }
 
@@ -326,7 +325,7 @@ func (c *Capturer) Close(end End) error {
 	for k, v := range counts {
 		end.Counts[string(k)] = v
 	}
-	payload, _ := json.Marshal(end)
+	payload, _ := envelope.MarshalPayload(end)
 	c.write(envelope.StageMeta, envelope.EventCaptureEnd, payload, nil)
 	err := c.w.Close()
 	if c.closer != nil {

@@ -1,6 +1,7 @@
 package envelope
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"strconv"
@@ -195,4 +196,17 @@ func DecodeNativeLine(eventType string, payload []byte) []byte {
 		}
 	}
 	return payload
+}
+
+// MarshalPayload encodes v as a compact JSON payload the way evcap writes
+// its own records: like encoding/json, but without escaping <, > and &, so
+// placeholders such as <PROJECT> stay readable and greppable in the file.
+func MarshalPayload(v any) (json.RawMessage, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

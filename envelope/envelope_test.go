@@ -213,3 +213,10 @@ func TestWriterStickyError(t *testing.T) {
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+func TestMarshalPayloadKeepsAngleBrackets(t *testing.T) {
+	got, err := MarshalPayload(map[string]string{"path": "<PROJECT>/a&b"})
+	if err != nil || string(got) != `{"path":"<PROJECT>/a&b"}` {
+		t.Fatalf("MarshalPayload = %s, %v", got, err)
+	}
+}
