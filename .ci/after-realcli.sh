@@ -9,6 +9,10 @@ root=$(pwd)
 cache=${EVCAP_CLI_CACHE:-$HOME/.cache/evcap/clis}
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
+# The tests run evcap as a real child process: build it here, where the
+# module proxy is reachable, and hand its path to the tests.
+go build -o "$bin/evcap" ./cmd/evcap
+export EVCAP_BIN="$bin/evcap"
 pkgs=$(grep -l 'func Test[A-Za-z]*RealCLI' $(git ls-files '*_test.go') | xargs -n1 dirname | sort -u)
 for p in $pkgs; do
 	name=$(echo "$p" | tr / _)
@@ -17,5 +21,5 @@ done
 for p in $pkgs; do
 	name=$(echo "$p" | tr / _)
 	echo "-- $p (real CLIs from $cache, network: loopback only)"
-	(cd "$root/$p" && EVCAP_CLI_DIR="$cache" unshare --net -- sh -c 'ip link set lo up && exec "$0" -test.run RealCLI -test.v -test.timeout 20m' "$bin/$name.test" 2>&1)
+	(cd "$root/$p" && EVCAP_CLI_DIR="$cache" EVCAP_BIN="$EVCAP_BIN" unshare --net -- sh -c 'ip link set lo up && exec "$0" -test.run RealCLI -test.v -test.timeout 20m' "$bin/$name.test" 2>&1)
 done
