@@ -94,6 +94,9 @@ func positives() []positive {
 		one("gitlab", RuleGitLab, "gl"+"pat-"+g.s(urlSafe, 20)),
 		one("aws-akia", RuleAWSKeyID, "AK"+"IA"+g.s(upDigit, 15)+"7"),
 		one("aws-asia", RuleAWSKeyID, "AS"+"IA"+g.s(upDigit, 15)+"3"),
+		// About one real key id in 28 has no digit in its sixteen characters.
+		one("aws-akia-no-digit", RuleAWSKeyID, "AK"+"IA"+"EVCAPFAKEKEYIDEV"),
+		one("aws-asia-no-digit", RuleAWSKeyID, "AS"+"IA"+g.s("ABCDEFGHIJKLMNOPQRSTUVWXYZ", 16)),
 		{name: "aws-secret-assigned", parts: []part{plain("aws_secret_access_key = "), secret(RuleAWSSecret, g.s(b64, 40))}},
 		{name: "aws-secret-next-to-id", parts: []part{secret(RuleAWSKeyID, "AK"+"IA"+g.s(upDigit, 15)+"2"), plain(" / "), secret(RuleAWSSecret, g.s(b64, 40))}},
 		one("google", RuleGoogle, "AI"+"za"+g.s(urlSafe, 35)),
@@ -264,6 +267,7 @@ func negatives() []string {
 		"https://example.com:8443/path?q=1 and ssh git@github.com:org/repo.git",
 		"postgres://user@localhost/db",
 		"AKIAFAKE is too short, ASIAN markets, AKIAIOSFODNN7EXAMPL",
+		"ASIANMARKETSREPORTSQ3 is too long, AKIA0189ABCDEFGHIJKL is not base 32, xAKIAEVCAPFAKEKEYIDEV",
 		"hf_hub_download(repo_id) and npm_config_cache=/x",
 		"xoxo gossip girl; eyJ alone; SG.short; hvs.short; glpat-short; ghp_short",
 		"-----BEGIN PUBLIC KEY----- is fine",

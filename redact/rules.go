@@ -91,9 +91,11 @@ func builtinRules() []*rule {
 		{id: RuleGitHubToken, keywords: kw("ghp_", "gho_", "ghu_", "ghs_", "ghr_"), re: regexp.MustCompile(`gh[pousr]_[A-Za-z0-9]{36,}`), leftEdge: true, rightEdge: true},
 		{id: RuleGitHubPAT, keywords: kw("github_pat_"), re: regexp.MustCompile(`github_pat_[A-Za-z0-9_]{22,}`), leftEdge: true},
 		{id: RuleGitLab, keywords: kw("glpat-"), re: regexp.MustCompile(`glpat-[A-Za-z0-9_-]{20,}`), leftEdge: true},
-		{id: RuleAWSKeyID, keywords: kw("AKIA", "ASIA"), re: regexp.MustCompile(`(?:AKIA|ASIA)[A-Z0-9]{16}`), leftEdge: true, rightEdge: true,
-			accept: func(text []byte, m []int) bool { return hasDigit(text[m[0]+4 : m[1]]) },
-			extra:  awsSecretNear, extraID: RuleAWSSecret},
+		// AWS key ids are AKIA (long-term) or ASIA (temporary) and sixteen
+		// base-32 characters (A-Z, 2-7). Some ids hold no digit at all, so
+		// the edges, not a digit, keep words such as "ASIAN…" out.
+		{id: RuleAWSKeyID, keywords: kw("AKIA", "ASIA"), re: regexp.MustCompile(`(?:AKIA|ASIA)[A-Z2-7]{16}`), leftEdge: true, rightEdge: true,
+			extra: awsSecretNear, extraID: RuleAWSSecret},
 		{id: RuleAWSSecret, keywords: kw("secret_access_key", "SECRET_ACCESS_KEY", "SecretAccessKey", "secretAccessKey"),
 			re: regexp.MustCompile(`(?i:secret_?access_?key)\\?["']?\s*[:=]\s*\\?["']?([A-Za-z0-9/+]{40})`), group: 1, rightEdge: true},
 		{id: RuleGoogle, keywords: kw("AIza"), re: regexp.MustCompile(`AIza[0-9A-Za-z_-]{35}`), leftEdge: true, rightEdge: true},
