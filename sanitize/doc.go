@@ -47,6 +47,10 @@
 // plus the records waiting, which Options.MaxHeld caps: past it, the block
 // holding the oldest record is ended early (Report.EarlyFlushes).
 //
+// NewLineRedactor gives the same block-aware redaction to a live stream of
+// native lines (what evcap record reads from an agent): push lines as they
+// come, take the lines it releases, Flush at the end.
+//
 // # Scan
 //
 // Scan is the gate for CI: it reports each line of a capture or a

@@ -1,0 +1,196 @@
+package sanitize
+
+import (
+	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/redact"
+	"github.com/tidwall/gjson"
+)
+
+// LineOptions configure a LineRedactor.
+type LineOptions struct {
+	// Lookahead is the lookahead of each block's redact.Stream in bytes;
+	// 0 means redact.DefaultLookahead.
+	Lookahead int
+	// MaxHeld bounds the bytes of lines held back; past it, the block
+	// holding the oldest line is ended early. 0 means DefaultMaxHeld.
+	MaxHeld int
+}
+
+// RedactedLine is a line a LineRedactor released: the line redacted, and
+// the ledger of what was replaced (pointers address the line when it is
+// JSON; they are "" for text lines).
+type RedactedLine struct {
+	Line   []byte
+	Ledger []envelope.Redaction
+}
+
+// LineRedactor redacts the native lines of one agent stream as they
+// arrive, with the same block rules as Sanitize: each streamed delta
+// (Claude text, thinking and input_json deltas, Gemini assistant message
+// deltas, opencode message.part.delta) goes through its block's
+// redact.Stream, so a secret or a machine path split across deltas is
+// replaced in every delta it touches, and the rest of each line through the
+// redactor as one line. It is what evcap record runs between the agent's
+// stdout and the capture; Sanitize does the same per record.
+//
+// Lines come out in the order they went in. A line is released once its
+// delta is final, that is once its block has seen Lookahead more bytes of
+// text or has ended (Claude content_block_stop or message_stop, a Gemini
+// line that is not an assistant delta, an opencode part whose time.end is
+// set or an idle session); a line that is not a delta waits only for the
+// delta lines before it. So the delay is at most Lookahead bytes of the
+// block's text, and memory is bounded by the open blocks' streams (about
+// twice the lookahead each) plus the held lines, which MaxHeld caps: past
+// it the block holding the oldest line is ended early (EarlyFlushes), which
+// may let a secret split across that point survive in part. Flush releases
+// everything at the end of the stream.
+//
+// A LineRedactor is used by one goroutine. Lines are JSON when they start
+// with { or [ and are valid JSON (as envelope.EncodeNativeLine decides),
+// text otherwise; a text line is redacted as text and ends no block.
+type LineRedactor struct {
+	red     *redact.Redactor
+	blocks  *blocks
+	queue   []*lineItem
+	held    int
+	maxHeld int
+	early   int
+	out     []RedactedLine
+}
+
+type lineItem struct {
+	json   bool
+	body   []byte
+	owned  bool // body is not the caller's slice
+	ledger []envelope.Redaction
+	hole   *hole
+	size   int
+}
+
+// NewLineRedactor starts the redaction of one stream of native lines.
+func NewLineRedactor(r *redact.Redactor, opts LineOptions) *LineRedactor {
+	lr := &LineRedactor{red: r, maxHeld: opts.MaxHeld}
+	if lr.maxHeld <= 0 {
+		lr.maxHeld = DefaultMaxHeld
+	}
+	lr.blocks = newBlocks(func() *redact.Redactor { return r }, opts.Lookahead)
+	return lr
+}
+
+// Push takes the next line (without its newline) and returns the lines
+// that are now final, in order: possibly none, possibly several, possibly
+// including this one. The returned slice and the lines in it stay valid
+// until the next call; line itself may be reused by the caller as soon as
+// Push returns.
+func (lr *LineRedactor) Push(line []byte) []RedactedLine {
+	lr.out = lr.out[:0]
+	it := &lineItem{body: line, size: len(line) + 64}
+	var d delta
+	if len(line) > 0 && (line[0] == '{' || line[0] == '[') && gjson.ValidBytes(line) {
+		it.json = true
+		d = lr.blocks.observe(envelope.StageNativeIn, kindJSON, "", line)
+	}
+	for _, e := range d.ends {
+		lr.blocks.flush(e)
+	}
+	var findings []redact.Finding
+	if it.json {
+		out, f, err := lr.red.JSON(line)
+		if err == nil {
+			it.body, findings = out, f
+		}
+	} else {
+		it.body, findings = lr.red.Text(line)
+	}
+	it.owned = len(it.body) == 0 || len(line) == 0 || &it.body[0] != &line[0]
+	var dptr string
+	if d.isDelt {
+		dptr = pointer(d.path)
+		it.hole = &hole{key: d.key, path: d.path, origLen: len(d.text)}
+	}
+	for _, f := range findings {
+		if d.isDelt && f.Pointer == dptr {
+			continue // the stream's chunk replaces this string and has its own ledger
+		}
+		it.ledger = append(it.ledger, lr.entry(it.json, f.Rule, f.Pointer, f.Count, f.OriginalLength))
+	}
+	lr.queue = append(lr.queue, it)
+	lr.held += it.size
+	if d.isDelt {
+		lr.blocks.push(it.hole, d.text)
+	}
+	lr.emit()
+	for _, q := range lr.queue {
+		if !q.owned {
+			q.body, q.owned = append([]byte(nil), q.body...), true
+		}
+	}
+	return lr.out
+}
+
+// Flush ends every open block and returns every line still held. The
+// LineRedactor can take more lines afterwards.
+func (lr *LineRedactor) Flush() []RedactedLine {
+	lr.out = lr.out[:0]
+	lr.blocks.flush("")
+	lr.emit()
+	return lr.out
+}
+
+// Held reports how many lines, and how many bytes of them, are waiting.
+func (lr *LineRedactor) Held() (lines, bytes int) {
+	for _, it := range lr.queue {
+		bytes += len(it.body)
+	}
+	return len(lr.queue), bytes
+}
+
+// EarlyFlushes counts blocks ended before their end because MaxHeld was
+// reached.
+func (lr *LineRedactor) EarlyFlushes() int { return lr.early }
+
+func (lr *LineRedactor) entry(json bool, rule, ptr string, count, n int) envelope.Redaction {
+	if !json {
+		ptr = ""
+	}
+	return envelope.Redaction{Rule: rule, Pointer: ptr, Count: count, OriginalLength: n}
+}
+
+// emit moves the ready lines at the head of the queue to out.
+func (lr *LineRedactor) emit() {
+	for len(lr.queue) > 0 {
+		head := lr.queue[0]
+		if head.hole != nil && !head.hole.done {
+			if lr.held <= lr.maxHeld {
+				return
+			}
+			lr.early++
+			lr.blocks.flush(head.hole.key)
+		}
+		lr.queue[0] = nil
+		lr.queue = lr.queue[1:]
+		lr.held -= head.size
+		lr.out = append(lr.out, lr.finish(head))
+	}
+}
+
+// finish puts the delta's redacted chunk in its place.
+func (lr *LineRedactor) finish(it *lineItem) RedactedLine {
+	h := it.hole
+	if h == nil {
+		return RedactedLine{Line: it.body, Ledger: it.ledger}
+	}
+	for _, f := range h.chunk.Findings {
+		it.ledger = append(it.ledger, lr.entry(it.json, f.Rule, pointer(h.path), f.Count, f.OriginalLength))
+	}
+	w := &walker{str: func(path []string, v string) (string, bool) {
+		if equalPath(path, h.path) && v != h.chunk.Text {
+			return h.chunk.Text, true
+		}
+		return v, false
+	}}
+	if out, changed, err := w.rewrite(it.body); err == nil && changed {
+		it.body = out
+	}
+	return RedactedLine{Line: it.body, Ledger: it.ledger}
+}
