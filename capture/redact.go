@@ -6,9 +6,10 @@ import (
 )
 
 // RedactHook returns a Hook that runs r over every payload and turns its
-// findings into the record's redaction ledger. Payloads are redacted line by
-// line here; a secret split across streamed deltas is only fully caught by
-// a stream-aware pass (evcap record and evcap sanitize do one).
+// findings into the record's redaction ledger. Payloads are redacted one by
+// one here, so a secret split across streamed deltas keeps its pieces; a
+// stream-aware pass catches those: evcap record runs one live
+// (sanitize.LineRedactor) and evcap sanitize one over a finished capture.
 func RedactHook(r *redact.Redactor) Hook {
 	return func(_ envelope.Stage, payload []byte) ([]byte, []envelope.Redaction) {
 		out, findings := r.Line(payload)

@@ -22,12 +22,29 @@
 // without newline is recorded and flagged; after the child exits, a
 // process it left behind holding the pipes is waited for only DrainTimeout.
 // The capture file is flushed every few tens of milliseconds, so a kill -9
-// of evcap loses at most that and tears at most the last line; on Linux the
+// of evcap loses at most that (and the lines held for redaction, below)
+// and tears at most the last line; on Linux the
 // child is killed with evcap (Pdeathsig) rather than orphaned.
 //
-// Payloads are redacted before they are written (Options.Redactor), and
-// the normalizer reads the redacted line, so normalizing a capture's
-// native_in again gives back its normalized_out.
+// Payloads are redacted before they are written (Options.Redactor). stdout
+// lines go through a sanitize.LineRedactor: streamed deltas (Claude
+// partial messages, Gemini message deltas, opencode message.part.delta) are
+// redacted block by block, so a secret or a project path split across
+// deltas is replaced in every delta it touches. The normalizer, the legacy
+// markers and the live rendering read exactly the lines as recorded, so
+// normalizing a capture's native_in again gives back its normalized_out
+// (if a normalized event still holds something the redactor replaces, it is
+// redacted too and capture.end says so). The price is a delay: a delta line,
+// and the lines after it, are held until about Options.Lookahead (1 KiB)
+// more bytes of its block's text arrived or the block ended, so the live
+// rendering lags by up to that much text; --passthrough is not delayed, it
+// is the raw output. At most Options.MaxHeld (4 MiB) of lines are held. A
+// normal end, the child's exit after a forwarded signal, and a gap in the
+// stream release the held lines first; a kill -9 of evcap loses them (at
+// most MaxHeld bytes, in practice the last Lookahead bytes of each open
+// block and the lines behind them), on top of the writer's flush interval.
+// stderr lines are redacted each on its own and are not held, so they can
+// be recorded before stdout lines they followed.
 //
 // The package does not know provider formats (the caller passes the
 // normalizer table), does not parse flags and does not install signal

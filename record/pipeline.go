@@ -11,6 +11,7 @@ import (
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/normalize/detect"
 	"github.com/evcap/evcap/render/legacy"
+	"github.com/evcap/evcap/sanitize"
 )
 
 // exitInfo is how the source ended, set by the source before it closes the
@@ -59,6 +60,7 @@ type pipeline struct {
 	exit    exitInfo
 
 	sink       *sink
+	lr         *sanitize.LineRedactor // nil without a redactor
 	opened     bool
 	provider   string
 	probe      event.Normalizer
@@ -169,6 +171,11 @@ func (p *pipeline) gapped(s stream, bytes, lines int64) {
 		p.pre = append(p.pre, preItem{stream: s, gap: &g})
 		return
 	}
+	if s == streamStdout {
+		// The blocks are cut here anyway: what came before the gap goes
+		// first.
+		p.release()
+	}
 	p.sink.gap(g)
 }
 
@@ -248,6 +255,9 @@ func (p *pipeline) open() {
 		return
 	}
 	p.sink = sk
+	if p.opts.Redactor != nil {
+		p.lr = sanitize.NewLineRedactor(p.opts.Redactor, sanitize.LineOptions{Lookahead: p.opts.Lookahead, MaxHeld: p.opts.MaxHeld})
+	}
 	if p.provider == "" {
 		p.note("provider not detected from the first lines: nothing was normalized")
 	} else if p.opts.NewNormalizer != nil {
@@ -287,14 +297,34 @@ func (p *pipeline) record(s stream, line []byte) {
 		return
 	}
 	p.stdoutLines++
-	red, l := p.sink.redactLine(line)
-	seq := p.sink.native(red, l)
+	if p.lr == nil {
+		p.native(line, nil)
+		return
+	}
+	for _, rl := range p.lr.Push(line) {
+		p.native(rl.Line, rl.Ledger)
+	}
+}
+
+// release records every stdout line the line redactor still holds.
+func (p *pipeline) release() {
+	if p.lr == nil {
+		return
+	}
+	for _, rl := range p.lr.Flush() {
+		p.native(rl.Line, rl.Ledger)
+	}
+}
+
+// native records a redacted stdout line and normalizes it. The normalizer
+// reads the line as recorded, so normalizing the capture's native_in again
+// gives back its normalized_out.
+func (p *pipeline) native(line []byte, l []envelope.Redaction) {
+	seq := p.sink.native(line, l)
 	if p.norm == nil {
 		return
 	}
-	// The normalizer reads the line as recorded (redacted), so replaying
-	// the capture's native_in gives back its normalized_out.
-	for _, e := range p.norm.Line(seq, red) {
+	for _, e := range p.norm.Line(seq, line) {
 		p.emit(e)
 	}
 }
@@ -354,6 +384,10 @@ func (p *pipeline) finish() {
 	if p.sink == nil {
 		return
 	}
+	p.release()
+	if p.lr != nil && p.lr.EarlyFlushes() > 0 {
+		p.note("%d streamed blocks were redacted in parts because more than the held-lines bound waited; a secret split at such a point may survive in part (evcap scan finds it)", p.lr.EarlyFlushes())
+	}
 	if p.norm != nil {
 		for _, e := range p.norm.End() {
 			p.emit(e)
@@ -366,6 +400,9 @@ func (p *pipeline) finish() {
 	}
 	if p.rend != nil && !p.renderErr {
 		p.rend.Close()
+	}
+	if p.sink.late > 0 {
+		p.note("%d normalized or legacy records held text the line redaction had missed and were redacted again; evcap normalize of this capture differs from them", p.sink.late)
 	}
 	notes := append(p.exit.notes, p.notes...)
 	end := endPayload{

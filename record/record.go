@@ -73,6 +73,12 @@ type Options struct {
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
 
+	// Lookahead and MaxHeld configure the stream redaction of deltas
+	// (sanitize.LineOptions); 0 means the defaults, 1 KiB of text per
+	// block and 4 MiB of held lines.
+	Lookahead int
+	MaxHeld   int
+
 	DrainTimeout time.Duration
 	QueueBytes   int
 	DetectLines  int

@@ -3,7 +3,6 @@ package record
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -293,4 +292,5 @@ func TestRedactArgv(t *testing.T) {
 	}
 }
 
-func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+// jsonMarshal encodes as evcap writes its own payloads (< > & unescaped).
+func jsonMarshal(v any) ([]byte, error) { return envelope.MarshalPayload(v) }
