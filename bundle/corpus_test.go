@@ -1,27 +1,16 @@
 package bundle_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/evcap/evcap/capture"
-	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
-	"github.com/evcap/evcap/internal/lines"
-	"github.com/evcap/evcap/normalize/claude"
-	"github.com/evcap/evcap/normalize/codex"
-	"github.com/evcap/evcap/normalize/gemini"
-	"github.com/evcap/evcap/normalize/opencode"
-	"github.com/evcap/evcap/render/legacy"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/sanitize"
 )
-
-const corpusDir = "../testdata/corpus"
 
 // corpusRun is one real CLI run of the corpus: its stdout and stderr files
 // and what manifest.json says about it.
@@ -35,32 +24,15 @@ type corpusRun struct {
 	ExitCode int
 }
 
-type manifestEntry struct {
-	CLI      string   `json:"cli"`
-	Version  string   `json:"version"`
-	Capture  string   `json:"capture"`
-	Argv     []string `json:"argv"`
-	ExitCode int      `json:"exit_code"`
-}
-
 func corpusRuns(t testing.TB) []corpusRun {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(corpusDir, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var entries []manifestEntry
-	if err := json.Unmarshal(data, &entries); err != nil {
-		t.Fatalf("corpus manifest.json: %v", err)
-	}
 	var out []corpusRun
-	for _, e := range entries {
-		stdout := filepath.Join(corpusDir, e.CLI, e.Capture+".stdout.jsonl")
+	for _, e := range corpustest.Manifest(t) {
+		stdout := e.Stdout(t)
 		if _, err := os.Stat(stdout); err != nil {
 			continue
 		}
-		out = append(out, corpusRun{Name: e.CLI + "/" + e.Capture, Provider: e.CLI, Stdout: stdout,
-			Stderr:  filepath.Join(corpusDir, e.CLI, e.Capture+".stderr.txt"),
+		out = append(out, corpusRun{Name: e.Name(), Provider: e.CLI, Stdout: stdout, Stderr: e.Stderr(t),
 			Version: versionNumber(e.Version), Argv: e.Argv, ExitCode: e.ExitCode})
 	}
 	if len(out) < 20 {
@@ -80,18 +52,13 @@ func versionNumber(s string) string {
 	return s
 }
 
+// newNormalizer is the provider table bundle.Options asks for.
 func newNormalizer(provider string) (event.Normalizer, error) {
-	switch provider {
-	case "claude":
-		return claude.New(), nil
-	case "codex":
-		return codex.New(), nil
-	case "gemini":
-		return gemini.New(), nil
-	case "opencode":
-		return opencode.New(), nil
+	mk, ok := corpustest.Normalizers()[provider]
+	if !ok {
+		return nil, os.ErrNotExist
 	}
-	return nil, os.ErrNotExist
+	return mk(), nil
 }
 
 // machine returns the sanitize and scan options for the recording
@@ -106,58 +73,17 @@ func machine(r corpusRun) (sanitize.Options, sanitize.ScanOptions) {
 
 // build records a corpus run through capture.New with a fixed clock, as an
 // integration would: each stdout line, the normalized events and legacy
-// markers derived from it, then the stderr lines and capture.end. edit,
-// when set, may change each native record before it is written.
+// markers derived from it, then the stderr lines and capture.end.
 func build(t testing.TB, r corpusRun) []byte {
 	t.Helper()
-	f, err := os.Open(r.Stdout)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var buf bytes.Buffer
-	now := time.Date(2026, 11, 29, 19, 21, 46, 0, time.UTC)
-	clock := func() time.Time { now = now.Add(13 * time.Millisecond); return now }
-	w := envelope.NewWriter(&buf, envelope.WriterOptions{CaptureID: "01JDXQ4ZP8V6S1N0W9H3B5C7D2", Now: clock, FlushInterval: -1})
-	c := capture.New(w, capture.Options{Provider: r.Provider, Now: clock})
-	c.Begin(capture.Start{EvcapVersion: "test", Provider: r.Provider, Argv: r.Argv, CLIName: r.Provider,
-		CLIVersion: r.Version, OS: "linux", Arch: "amd64"})
-	n, _ := newNormalizer(r.Provider)
-	der := legacy.New()
-	emit := func(evs []event.Event) {
-		for _, e := range evs {
-			if e.Kind == event.KindInit && e.SessionID != "" {
-				c.SetSession(e.SessionID, "1")
-			}
-			c.Normalized(e)
-			for _, m := range der.Event(e) {
-				c.Legacy([]byte(m.Line), m.Cause)
-			}
-		}
-	}
-	lr := lines.NewReader(f)
-	for {
-		line, err := lr.Next()
-		if err != nil {
-			break
-		}
-		seq := c.Native(line)
-		emit(n.Line(seq, line))
-	}
-	emit(n.End())
-	for _, m := range der.End() {
-		c.Legacy([]byte(m.Line), m.Cause)
-	}
-	if se, err := os.ReadFile(r.Stderr); err == nil {
-		for _, l := range strings.SplitAfter(string(se), "\n") {
-			if l = strings.TrimSuffix(l, "\n"); l != "" {
-				c.Stderr([]byte(l))
-			}
-		}
-	}
-	code := r.ExitCode
-	if err := c.Close(capture.End{ExitCode: &code, CleanEnd: true}); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
+	return corpustest.Capture(t, corpustest.Recording{
+		Native: r.Stdout,
+		Stderr: r.Stderr,
+		Begin: capture.Start{EvcapVersion: "test", Provider: r.Provider, Argv: r.Argv, CLIName: r.Provider,
+			CLIVersion: r.Version, OS: "linux", Arch: "amd64"},
+		CaptureID:  "01JDXQ4ZP8V6S1N0W9H3B5C7D2",
+		Now:        corpustest.Clock(time.Date(2026, 11, 29, 19, 21, 46, 0, time.UTC), 13*time.Millisecond),
+		SetSession: true,
+		ExitCode:   r.ExitCode,
+	})
 }

@@ -3,26 +3,18 @@ package sanitize_test
 import (
 	"bytes"
 	"encoding/json"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/evcap/evcap/capture"
-	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
-	"github.com/evcap/evcap/internal/lines"
-	"github.com/evcap/evcap/normalize/claude"
-	"github.com/evcap/evcap/normalize/codex"
-	"github.com/evcap/evcap/normalize/gemini"
-	"github.com/evcap/evcap/normalize/opencode"
-	"github.com/evcap/evcap/render/legacy"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/sanitize"
 )
 
-const corpusDir = "../testdata/corpus"
+const corpusDir = "../testdata/corpus" // named by the tests of single captures
 
 // corpusCapture is one real CLI output of the corpus turned into a capture.
 type corpusCapture struct {
@@ -36,26 +28,17 @@ type corpusCapture struct {
 func corpusCaptures(t testing.TB) []corpusCapture {
 	t.Helper()
 	var out []corpusCapture
-	for _, pattern := range []string{"*/*.stdout.jsonl", "opencode/*.sse.txt"} {
-		files, err := filepath.Glob(filepath.Join(corpusDir, pattern))
-		if err != nil {
-			t.Fatal(err)
+	for _, f := range corpustest.NativeFiles(t) {
+		provider := corpustest.Provider(f)
+		base := filepath.Base(f)
+		capName := strings.TrimSuffix(strings.TrimSuffix(base, ".stdout.jsonl"), ".sse.txt")
+		name := provider + "/" + capName
+		if strings.HasSuffix(base, ".sse.txt") {
+			name += "-sse"
 		}
-		for _, f := range files {
-			provider := filepath.Base(filepath.Dir(f))
-			base := filepath.Base(f)
-			capName := strings.TrimSuffix(strings.TrimSuffix(base, ".stdout.jsonl"), ".sse.txt")
-			name := provider + "/" + capName
-			if strings.HasSuffix(base, ".sse.txt") {
-				name += "-sse"
-			}
-			out = append(out, corpusCapture{name: name, provider: provider, src: f,
-				stderr: filepath.Join(corpusDir, provider, capName+".stderr.txt"),
-				run:    "/tmp/realcli/runs/" + provider + "/" + capName})
-		}
-	}
-	if len(out) < 20 {
-		t.Fatalf("corpus: found %d captures, expected the whole corpus", len(out))
+		out = append(out, corpusCapture{name: name, provider: provider, src: f,
+			stderr: filepath.Join(filepath.Dir(f), capName+".stderr.txt"),
+			run:    "/tmp/realcli/runs/" + provider + "/" + capName})
 	}
 	return out
 }
@@ -81,16 +64,7 @@ func (m machine) scanOptions() sanitize.ScanOptions {
 }
 
 func newNormalizer(provider string) event.Normalizer {
-	switch provider {
-	case "claude":
-		return claude.New()
-	case "codex":
-		return codex.New()
-	case "gemini":
-		return gemini.New()
-	default:
-		return opencode.New()
-	}
+	return corpustest.Normalizers()[provider]()
 }
 
 // build records the corpus output through capture.New with a fixed clock
@@ -99,69 +73,21 @@ func newNormalizer(provider string) event.Normalizer {
 // line first (to move the capture to another machine's paths).
 func (c corpusCapture) build(t testing.TB, rewrite func([]byte) []byte) []byte {
 	t.Helper()
-	var buf bytes.Buffer
-	now := time.Date(2026, 11, 29, 19, 21, 46, 887e6, time.UTC)
-	clock := func() time.Time { now = now.Add(7 * time.Millisecond); return now }
-	w := envelope.NewWriter(&buf, envelope.WriterOptions{CaptureID: "01JDXQ4ZP8V6S1N0W9H3B5C7D2", Now: clock, FlushInterval: -1})
-	cp := capture.New(w, capture.Options{Provider: c.provider, Now: clock})
-	cp.Begin(capture.Start{EvcapVersion: "test", Provider: c.provider, Argv: []string{c.provider, "-p", "prompt"}, OS: "linux", Arch: "amd64"})
-	norm := newNormalizer(c.provider)
-	der := legacy.New()
-	emit := func(evs []event.Event) {
-		for _, e := range evs {
-			if e.Kind == event.KindInit && e.SessionID != "" {
-				cp.SetSession(e.SessionID, "1")
-			}
-			cp.Normalized(e)
-			for _, m := range der.Event(e) {
-				cp.Legacy([]byte(m.Line), m.Cause)
-			}
-		}
-	}
-	each(t, c.src, func(line []byte) {
-		if rewrite != nil {
-			line = rewrite(line)
-		}
-		seq := cp.Native(line)
-		emit(norm.Line(seq, line))
+	return corpustest.Capture(t, corpustest.Recording{
+		Native:     c.src,
+		Stderr:     c.stderr,
+		Begin:      capture.Start{EvcapVersion: "test", Provider: c.provider, Argv: []string{c.provider, "-p", "prompt"}, OS: "linux", Arch: "amd64"},
+		CaptureID:  "01JDXQ4ZP8V6S1N0W9H3B5C7D2",
+		Now:        corpustest.Clock(time.Date(2026, 11, 29, 19, 21, 46, 887e6, time.UTC), 7*time.Millisecond),
+		SetSession: true,
+		Rewrite:    rewrite,
 	})
-	emit(norm.End())
-	for _, m := range der.End() {
-		cp.Legacy([]byte(m.Line), m.Cause)
-	}
-	if _, err := os.Stat(c.stderr); err == nil {
-		each(t, c.stderr, func(line []byte) {
-			if rewrite != nil {
-				line = rewrite(line)
-			}
-			cp.Stderr(line)
-		})
-	}
-	code := 0
-	if err := cp.Close(capture.End{ExitCode: &code, CleanEnd: true}); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
 }
 
+// each calls fn with a copy of every line of path.
 func each(t testing.TB, path string, fn func([]byte)) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	lr := lines.NewReader(f)
-	for {
-		line, err := lr.Next()
-		if err == io.EOF {
-			return
-		}
-		if err != nil && len(line) == 0 {
-			t.Fatal(err)
-		}
-		fn(append([]byte(nil), line...))
-	}
+	corpustest.EachLine(t, path, func(_ int64, line []byte) { fn(append([]byte(nil), line...)) })
 }
 
 func run(t testing.TB, in []byte, opts sanitize.Options) []byte {

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/corpustest"
 )
 
 // TestCensusCorpus runs the census over every native stream of the real CLI
 // corpus: nothing may be unknown, every line must be counted once, and the
 // table is logged so `go test -v` shows the current coverage.
 func TestCensusCorpus(t *testing.T) {
-	files := corpusFiles(t)
+	files := corpustest.NativeFiles(t)
 	var stderr bytes.Buffer
 	rep, err := runCensus(context.Background(), streams{in: strings.NewReader(""), out: &bytes.Buffer{}, err: &stderr}, files, nil)
 	if err != nil {
@@ -54,8 +55,8 @@ func TestCensusCorpus(t *testing.T) {
 	if gotLines != wantLines || counted != wantLines {
 		t.Errorf("census counted %d lines in groups and %d in types; the files have %d", gotLines, counted, wantLines)
 	}
-	if len(files) != len(corpusFiles(t)) {
-		t.Errorf("groups list %d files, want %d", len(files), len(corpusFiles(t)))
+	if len(files) != len(corpustest.NativeFiles(t)) {
+		t.Errorf("groups list %d files, want %d", len(files), len(corpustest.NativeFiles(t)))
 	}
 	for _, p := range providerNames() {
 		if !seen[p] {
@@ -64,7 +65,7 @@ func TestCensusCorpus(t *testing.T) {
 	}
 
 	// The same through the command line, as CI would run it.
-	_, errOut, code := runEvcap(t, nil, append([]string{"census", "--fail-on-unknown"}, corpusFiles(t)...)...)
+	_, errOut, code := runEvcap(t, nil, append([]string{"census", "--fail-on-unknown"}, corpustest.NativeFiles(t)...)...)
 	if code != 0 {
 		t.Errorf("evcap census --fail-on-unknown over the corpus: exit %d\n%s", code, errOut)
 	}

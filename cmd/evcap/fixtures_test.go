@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -12,93 +11,27 @@ import (
 	"time"
 
 	"github.com/evcap/evcap/capture"
-	"github.com/evcap/evcap/envelope"
-	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/fixtures"
-	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/promote"
-	"github.com/evcap/evcap/render/legacy"
 	"github.com/evcap/evcap/replay"
 	"github.com/evcap/evcap/sanitize"
 )
 
-// fixturesDir is the repository's fixture tree (corpusDir, the raw corpus,
-// is declared in normalize_test.go).
+// fixturesDir is the repository's fixture tree.
 const fixturesDir = "../../fixtures/testdata"
 
-// corpusEntry is what the corpus manifest says about one capture.
-type corpusEntry struct {
-	CLI        string `json:"cli"`
-	Capture    string `json:"capture"`
-	NPMVersion string `json:"npm_version"`
-	Package    string `json:"package"`
-}
-
-func corpusManifest(t *testing.T) []corpusEntry {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(corpusDir, "manifest.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var entries []corpusEntry
-	if err := json.Unmarshal(raw, &entries); err != nil {
-		t.Fatalf("corpus manifest: %v", err)
-	}
-	if len(entries) < 20 {
-		t.Fatalf("corpus manifest lists %d captures, want at least 20", len(entries))
-	}
-	return entries
-}
-
 // corpusCapture records a raw corpus stdout file the way an integration
-// using package capture would: each line as native_in, the events the
-// provider's normalizer derives from it as normalized_out, and the legacy
-// markers derived from those as legacy_out. Clock and capture id are fixed,
-// so the capture is the same on every run.
-func corpusCapture(t *testing.T, e corpusEntry) []byte {
+// using package capture would, with a fixed clock and capture id, so the
+// capture is the same on every run.
+func corpusCapture(t *testing.T, e corpustest.Entry) []byte {
 	t.Helper()
-	f, err := os.Open(filepath.Join(corpusDir, e.CLI, e.Capture+".stdout.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tick := time.Date(2026, 11, 29, 19, 32, 5, 0, time.UTC)
-	clock := func() time.Time { tick = tick.Add(7 * time.Millisecond); return tick }
-	var out bytes.Buffer
-	w := envelope.NewWriter(&out, envelope.WriterOptions{CaptureID: "01KB8J6Z0000000000000CRPS0", Now: clock, FlushInterval: -1})
-	c := capture.New(w, capture.Options{Provider: e.CLI, Now: clock})
-	c.Begin(capture.Start{EvcapVersion: "corpus", Provider: e.CLI, OS: "linux", Arch: "amd64", CLIName: e.CLI, CLIVersion: e.NPMVersion})
-	n, err := newNormalizer(e.CLI)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := legacy.New()
-	emit := func(evs []event.Event) {
-		for _, ev := range evs {
-			c.Normalized(ev)
-			for _, m := range d.Event(ev) {
-				c.Legacy([]byte(m.Line), m.Cause)
-			}
-		}
-	}
-	lr := lines.NewReader(f)
-	for {
-		line, err := lr.Next()
-		if err != nil && len(line) == 0 {
-			break
-		}
-		seq := c.Native(line)
-		emit(n.Line(seq, line))
-	}
-	emit(n.End())
-	for _, m := range d.End() {
-		c.Legacy([]byte(m.Line), m.Cause)
-	}
-	code := 0
-	if err := c.Close(capture.End{ExitCode: &code, CleanEnd: true}); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
+	return corpustest.Capture(t, corpustest.Recording{
+		Native:    e.Stdout(t),
+		Begin:     capture.Start{EvcapVersion: "corpus", Provider: e.CLI, OS: "linux", Arch: "amd64", CLIName: e.CLI, CLIVersion: e.NPMVersion},
+		CaptureID: "01KB8J6Z0000000000000CRPS0",
+		Now:       corpustest.Clock(time.Date(2026, 11, 29, 19, 32, 5, 0, time.UTC), 7*time.Millisecond),
+	})
 }
 
 // TestCorpusFixtures promotes every corpus capture and compares the result
@@ -107,7 +40,7 @@ func corpusCapture(t *testing.T, e corpusEntry) []byte {
 // nothing (the test promotes twice to prove it).
 func TestCorpusFixtures(t *testing.T) {
 	update := flag.Lookup("update") != nil && flag.Lookup("update").Value.String() == "true"
-	for _, e := range corpusManifest(t) {
+	for _, e := range corpustest.Manifest(t) {
 		t.Run(e.CLI+"/"+e.Capture, func(t *testing.T) {
 			name := e.CLI + "/" + e.Capture + ".stdout.jsonl"
 			clean := sanitizeCorpusCapture(t, e, corpusCapture(t, e))
@@ -146,7 +79,7 @@ func TestCorpusFixtures(t *testing.T) {
 // scenario also plants /root/... and /tmp/... paths in the model's answer,
 // which stand for a root user's home and temp files, as on the machines
 // these fixtures are checked on.
-func sanitizeCorpusCapture(t *testing.T, e corpusEntry, raw []byte) []byte {
+func sanitizeCorpusCapture(t *testing.T, e corpustest.Entry, raw []byte) []byte {
 	t.Helper()
 	run := "/tmp/realcli/runs/" + e.CLI + "/" + e.Capture
 	opts := sanitize.Options{Home: "/root", Project: run + "/project", Temp: []string{run, "/tmp"}}

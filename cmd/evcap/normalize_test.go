@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/normalize/claude"
 	"github.com/evcap/evcap/normalize/codex"
 	"github.com/evcap/evcap/normalize/gemini"
@@ -19,25 +20,6 @@ import (
 )
 
 const corpusDir = "../../testdata/corpus"
-
-// corpusFiles lists every native stream of the real CLI corpus: the stdout
-// of each run and the raw SSE of the opencode server runs.
-func corpusFiles(t *testing.T) []string {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(corpusDir, "*", "*.stdout.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sse, err := filepath.Glob(filepath.Join(corpusDir, "opencode", "*.sse.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	files = append(files, sse...)
-	if len(files) < 20 {
-		t.Fatalf("found only %d corpus files under %s", len(files), corpusDir)
-	}
-	return files
-}
 
 // packageNormalizer builds the normalizer straight from its package, not
 // through the provider table, so the test also checks the table's mapping.
@@ -61,7 +43,7 @@ func packageNormalizer(t *testing.T, provider string) event.Normalizer {
 // normalizer gives for the whole file fed line by line, and that --legacy
 // prints exactly legacy.Derive of those events.
 func TestNormalizeCorpus(t *testing.T) {
-	for _, path := range corpusFiles(t) {
+	for _, path := range corpustest.NativeFiles(t) {
 		provider := filepath.Base(filepath.Dir(path))
 		t.Run(provider+"/"+filepath.Base(path), func(t *testing.T) {
 			data, err := os.ReadFile(path)

@@ -17,6 +17,10 @@ const module = "github.com/evcap/evcap"
 func layerOf(pkg string) (int, bool) {
 	rel := strings.TrimPrefix(strings.TrimPrefix(pkg, module), "/")
 	switch {
+	case rel == "internal/corpustest":
+		// Test support only: above every other layer, so that any non-test
+		// import of it is an upward import and fails this test.
+		return 5, true
 	case rel == "cmd/evcap", strings.HasPrefix(rel, "bench/cmd/"):
 		return 4, true
 	case rel == "promote", rel == "record", rel == "bundle":
@@ -97,6 +101,10 @@ func TestRuleCatchesAnUpwardImport(t *testing.T) {
 	to, _ := layerOf(module + "/capture")
 	if !(to >= from) {
 		t.Fatal("envelope importing capture would not be caught")
+	}
+	top, _ := layerOf(module + "/cmd/evcap")
+	if support, _ := layerOf(module + "/internal/corpustest"); support <= top {
+		t.Fatal("internal/corpustest is not above cmd/evcap, so a non-test import of it would not be caught")
 	}
 	a, _ := layerOf(module + "/normalize/claude")
 	b, _ := layerOf(module + "/normalize/codex")

@@ -8,11 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/internal/lines"
 	"github.com/evcap/evcap/normalize/detect"
 )
-
-const corpus = "../../testdata/corpus"
 
 // want derives the expected verdict from a corpus file's place and name.
 func want(file string) detect.Match {
@@ -29,22 +28,6 @@ func want(file string) detect.Match {
 		return detect.Match{Provider: detect.OpenCode, Format: detect.FormatRunJSON}
 	}
 	return detect.Match{Provider: provider, Format: detect.FormatStreamJSON}
-}
-
-func corpusFiles(t *testing.T) []string {
-	t.Helper()
-	var files []string
-	for _, pat := range []string{"/*/*.stdout.jsonl", "/*/*.sse.txt"} {
-		m, err := filepath.Glob(corpus + pat)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
-	}
-	if len(files) < 20 {
-		t.Fatalf("found %d corpus files", len(files))
-	}
-	return files
 }
 
 func readLines(t *testing.T, file string, max int) [][]byte {
@@ -72,7 +55,7 @@ func readLines(t *testing.T, file string, max int) [][]byte {
 // TestCorpusPrefixes: the first 1, 2 and 3 lines of every capture name the
 // right provider and format.
 func TestCorpusPrefixes(t *testing.T) {
-	for _, file := range corpusFiles(t) {
+	for _, file := range corpustest.NativeFiles(t) {
 		first := readLines(t, file, 3)
 		for n := 1; n <= len(first); n++ {
 			got, ok := detect.Detect(first[:n])
@@ -88,7 +71,7 @@ func TestCorpusPrefixes(t *testing.T) {
 // wrong provider (a line may be undecided, e.g. a blank SSE separator).
 func TestEveryLine(t *testing.T) {
 	decided := 0
-	for _, file := range corpusFiles(t) {
+	for _, file := range corpustest.NativeFiles(t) {
 		w := want(file)
 		for i, line := range readLines(t, file, -1) {
 			got, ok := detect.Line(line)

@@ -3,15 +3,13 @@ package gemini_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/evcap/evcap/event"
-	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/normalize/gemini"
 	"github.com/google/go-cmp/cmp"
 	"github.com/sebdah/goldie/v2"
@@ -41,33 +39,12 @@ func inputs(t testing.TB) []string {
 	return files
 }
 
-// eachLine calls fn for every line of file, numbered from 1, streaming.
-func eachLine(t testing.TB, file string, fn func(ref int64, line []byte)) {
-	t.Helper()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := lines.NewReader(f)
-	for {
-		line, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return
-		}
-		if err != nil && !errors.Is(err, lines.ErrTorn) {
-			t.Fatalf("%s: %v", file, err)
-		}
-		fn(r.Line(), line)
-	}
-}
-
 // normalizeFile runs a fresh Normalizer over file, line by line.
 func normalizeFile(t testing.TB, file string) []event.Event {
 	t.Helper()
 	n := gemini.New()
 	var out []event.Event
-	eachLine(t, file, func(ref int64, line []byte) { out = append(out, n.Line(ref, line)...) })
+	corpustest.EachLine(t, file, func(ref int64, line []byte) { out = append(out, n.Line(ref, line)...) })
 	return append(out, n.End()...)
 }
 
@@ -147,7 +124,7 @@ func TestNoUnknown(t *testing.T) {
 			}
 		}
 		n := gemini.New()
-		eachLine(t, file, func(ref int64, line []byte) {
+		corpustest.EachLine(t, file, func(ref int64, line []byte) {
 			c := n.Classify(line)
 			if c.Disposition == event.DispositionUnknown || len(c.UnknownFields) > 0 {
 				t.Errorf("%s:%d: %+v", file, ref, c)
@@ -166,7 +143,7 @@ func TestClassifyIsPure(t *testing.T) {
 		want := normalizeFile(t, file)
 		n := gemini.New()
 		var got []event.Event
-		eachLine(t, file, func(ref int64, line []byte) {
+		corpustest.EachLine(t, file, func(ref int64, line []byte) {
 			n.Classify(line)
 			got = append(got, n.Line(ref, line)...)
 		})
@@ -179,7 +156,7 @@ func TestClassifyIsPure(t *testing.T) {
 
 func FuzzLine(f *testing.F) {
 	for _, file := range inputs(f) {
-		eachLine(f, file, func(_ int64, line []byte) { f.Add(append([]byte(nil), line...)) })
+		corpustest.EachLine(f, file, func(_ int64, line []byte) { f.Add(append([]byte(nil), line...)) })
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n := gemini.New()
@@ -219,7 +196,7 @@ func TestDeltasReassemble(t *testing.T) {
 		}
 	}
 	var want string
-	eachLine(t, "../../testdata/corpus/opencode/long-text.stdout.jsonl", func(_ int64, line []byte) {
+	corpustest.EachLine(t, "../../testdata/corpus/opencode/long-text.stdout.jsonl", func(_ int64, line []byte) {
 		if v := gjson.ParseBytes(line); v.Get("type").String() == "text" {
 			want = v.Get("part.text").String()
 		}
@@ -247,7 +224,7 @@ func first(s []string) string {
 func TestToolCounts(t *testing.T) {
 	for _, file := range inputs(t) {
 		uses, results := 0, 0
-		eachLine(t, file, func(_ int64, line []byte) {
+		corpustest.EachLine(t, file, func(_ int64, line []byte) {
 			switch gjson.GetBytes(line, "type").String() {
 			case "tool_use":
 				uses++

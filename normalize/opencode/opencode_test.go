@@ -3,15 +3,13 @@ package opencode_test
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/evcap/evcap/event"
-	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/normalize/opencode"
 	"github.com/google/go-cmp/cmp"
 	"github.com/sebdah/goldie/v2"
@@ -41,33 +39,12 @@ func inputs(t testing.TB) []string {
 	return files
 }
 
-// eachLine calls fn for every line of file, numbered from 1, streaming.
-func eachLine(t testing.TB, file string, fn func(ref int64, line []byte)) {
-	t.Helper()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := lines.NewReader(f)
-	for {
-		line, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			return
-		}
-		if err != nil && !errors.Is(err, lines.ErrTorn) {
-			t.Fatalf("%s: %v", file, err)
-		}
-		fn(r.Line(), line)
-	}
-}
-
 // normalizeFile runs a fresh Normalizer over file, line by line.
 func normalizeFile(t testing.TB, file string) []event.Event {
 	t.Helper()
 	n := opencode.New()
 	var out []event.Event
-	eachLine(t, file, func(ref int64, line []byte) { out = append(out, n.Line(ref, line)...) })
+	corpustest.EachLine(t, file, func(ref int64, line []byte) { out = append(out, n.Line(ref, line)...) })
 	return append(out, n.End()...)
 }
 
@@ -147,7 +124,7 @@ func TestNoUnknown(t *testing.T) {
 			}
 		}
 		n := opencode.New()
-		eachLine(t, file, func(ref int64, line []byte) {
+		corpustest.EachLine(t, file, func(ref int64, line []byte) {
 			c := n.Classify(line)
 			if c.Disposition == event.DispositionUnknown || len(c.UnknownFields) > 0 {
 				t.Errorf("%s:%d: %+v", file, ref, c)
@@ -166,7 +143,7 @@ func TestClassifyIsPure(t *testing.T) {
 		want := normalizeFile(t, file)
 		n := opencode.New()
 		var got []event.Event
-		eachLine(t, file, func(ref int64, line []byte) {
+		corpustest.EachLine(t, file, func(ref int64, line []byte) {
 			n.Classify(line)
 			got = append(got, n.Line(ref, line)...)
 		})
@@ -226,7 +203,7 @@ func TestDeltasReassemble(t *testing.T) {
 func TestToolCounts(t *testing.T) {
 	for _, file := range inputs(t) {
 		calls := map[string]bool{}
-		eachLine(t, file, func(_ int64, line []byte) {
+		corpustest.EachLine(t, file, func(_ int64, line []byte) {
 			line = bytes.TrimPrefix(line, []byte("data: "))
 			if !gjson.ValidBytes(line) {
 				return
@@ -305,7 +282,7 @@ func TestToolSummary(t *testing.T) {
 
 func FuzzLine(f *testing.F) {
 	for _, file := range inputs(f) {
-		eachLine(f, file, func(_ int64, line []byte) { f.Add(append([]byte(nil), line...)) })
+		corpustest.EachLine(f, file, func(_ int64, line []byte) { f.Add(append([]byte(nil), line...)) })
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		n := opencode.New()
@@ -346,7 +323,7 @@ func TestSSEEqualsJSONL(t *testing.T) {
 func TestClassifySynthetic(t *testing.T) {
 	n := opencode.New()
 	var got []event.Classification
-	eachLine(t, "testdata/synthetic-unknown-type.jsonl", func(ref int64, line []byte) {
+	corpustest.EachLine(t, "testdata/synthetic-unknown-type.jsonl", func(ref int64, line []byte) {
 		got = append(got, n.Classify(line))
 		n.Line(ref, line)
 	})

@@ -2,81 +2,35 @@ package chat
 
 import (
 	"bytes"
-	"errors"
-	"io"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/evcap/evcap/event"
-	"github.com/evcap/evcap/internal/lines"
-	"github.com/evcap/evcap/normalize/claude"
-	"github.com/evcap/evcap/normalize/codex"
-	"github.com/evcap/evcap/normalize/gemini"
-	"github.com/evcap/evcap/normalize/opencode"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/sebdah/goldie/v2"
 )
-
-const corpusDir = "../../testdata/corpus"
 
 // linePace is the synthetic time between two native lines of a capture:
 // the raw corpus files carry no reliable clock, so line n happens at
 // n×linePace. It is short enough that the rate limiter has work to do.
 const linePace = 150 * time.Millisecond
 
-var normalizers = map[string]func() event.Normalizer{
-	"claude":   func() event.Normalizer { return claude.New() },
-	"codex":    func() event.Normalizer { return codex.New() },
-	"gemini":   func() event.Normalizer { return gemini.New() },
-	"opencode": func() event.Normalizer { return opencode.New() },
-}
-
-func corpusCaptures(t *testing.T) []string {
-	t.Helper()
-	var files []string
-	for _, pat := range []string{"*/*.stdout.jsonl", "opencode/*.sse.txt"} {
-		m, err := filepath.Glob(filepath.Join(corpusDir, pat))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, m...)
-	}
-	if len(files) < 20 {
-		t.Fatalf("found %d corpus captures under %s, want at least 20", len(files), corpusDir)
-	}
-	return files
-}
-
 // renderCapture normalizes a capture line by line and feeds each event to a
 // Message at its line's synthetic time; the run closes one pace after the
 // last line.
 func renderCapture(t *testing.T, file string) []Op {
 	t.Helper()
-	n := normalizers[filepath.Base(filepath.Dir(file))]()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	n := corpustest.NewNormalizer(t, corpustest.Provider(file))
 	m := New(Options{})
 	var ops []Op
-	r := lines.NewReader(f)
-	for {
-		line, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil && !errors.Is(err, lines.ErrTorn) {
-			t.Fatalf("%s: %v", file, err)
-		}
-		at := t0.Add(time.Duration(r.Line()) * linePace)
-		for _, e := range n.Line(r.Line(), line) {
+	var last int64
+	corpustest.EachLine(t, file, func(ref int64, line []byte) {
+		last = ref
+		at := t0.Add(time.Duration(ref) * linePace)
+		for _, e := range n.Line(ref, line) {
 			ops = append(ops, m.Handle(at, e)...)
 		}
-	}
-	end := t0.Add(time.Duration(r.Line()+1) * linePace)
+	})
+	end := t0.Add(time.Duration(last+1) * linePace)
 	for _, e := range n.End() {
 		ops = append(ops, m.Handle(end, e)...)
 	}
@@ -85,9 +39,8 @@ func renderCapture(t *testing.T, file string) []Op {
 
 func TestCorpusGoldens(t *testing.T) {
 	g := goldie.New(t, goldie.WithFixtureDir("testdata/corpus"), goldie.WithNameSuffix(".chat.golden"))
-	for _, file := range corpusCaptures(t) {
-		name := filepath.Base(filepath.Dir(file)) + "/" +
-			strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".stdout.jsonl"), ".txt")
+	for _, file := range corpustest.NativeFiles(t) {
+		name := corpustest.Provider(file) + "/" + corpustest.Base(file)
 		t.Run(name, func(t *testing.T) {
 			ops := renderCapture(t, file)
 			checkOps(t, ops, DefaultInterval)

@@ -2,19 +2,11 @@ package groups
 
 import (
 	"bytes"
-	"errors"
-	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/evcap/evcap/event"
-	"github.com/evcap/evcap/internal/lines"
-	"github.com/evcap/evcap/normalize/claude"
-	"github.com/evcap/evcap/normalize/codex"
-	"github.com/evcap/evcap/normalize/gemini"
-	"github.com/evcap/evcap/normalize/opencode"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/sebdah/goldie/v2"
@@ -125,52 +117,15 @@ func TestGroupingAndTools(t *testing.T) {
 	}
 }
 
-const corpusDir = "../../testdata/corpus"
-
-var normalizers = map[string]func() event.Normalizer{
-	"claude":   func() event.Normalizer { return claude.New() },
-	"codex":    func() event.Normalizer { return codex.New() },
-	"gemini":   func() event.Normalizer { return gemini.New() },
-	"opencode": func() event.Normalizer { return opencode.New() },
-}
-
 // TestCorpusGoldens folds every corpus capture (stdout JSONL, and
 // opencode's raw SSE) after normalizing it line by line.
 func TestCorpusGoldens(t *testing.T) {
-	var files []string
-	for _, pat := range []string{"*/*.stdout.jsonl", "opencode/*.sse.txt"} {
-		m, _ := filepath.Glob(filepath.Join(corpusDir, pat))
-		files = append(files, m...)
-	}
-	if len(files) < 20 {
-		t.Fatalf("found %d corpus captures under %s, want at least 20", len(files), corpusDir)
-	}
 	g := goldie.New(t, goldie.WithFixtureDir("testdata/corpus"), goldie.WithNameSuffix(".groups.golden"))
-	for _, file := range files {
-		provider := filepath.Base(filepath.Dir(file))
-		name := provider + "/" + strings.TrimSuffix(strings.TrimSuffix(filepath.Base(file), ".stdout.jsonl"), ".txt")
+	for _, file := range corpustest.NativeFiles(t) {
+		name := corpustest.Provider(file) + "/" + corpustest.Base(file)
 		t.Run(name, func(t *testing.T) {
-			n := normalizers[provider]()
 			a := New()
-			f, err := os.Open(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			r := lines.NewReader(f)
-			for {
-				line, err := r.Next()
-				if errors.Is(err, io.EOF) {
-					break
-				}
-				if err != nil && !errors.Is(err, lines.ErrTorn) {
-					t.Fatal(err)
-				}
-				for _, e := range n.Line(r.Line(), line) {
-					a.Add(e)
-				}
-			}
-			for _, e := range n.End() {
+			for _, e := range corpustest.Normalize(t, file) {
 				a.Add(e)
 			}
 			for _, m := range a.Run().Messages {
