@@ -32,6 +32,10 @@ func layerOf(pkg string) (int, bool) {
 		return 1, true
 	case rel == "envelope", rel == "event", rel == "schema", rel == "internal/layers":
 		return 0, true
+	case rel == "internal/toolicon":
+		// The tool icons the term and chat renderers share; presentation, so
+		// not in event.
+		return 0, true
 	case rel == "internal/lines":
 		// Below everything: line splitting that every stream reader shares.
 		return -1, true

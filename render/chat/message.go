@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/toolicon"
 )
 
 // Defaults for Options.
@@ -187,7 +188,7 @@ func (m *Message) toolStatus(e event.Event) (string, bool) {
 	if name == "" {
 		name = "tool"
 	}
-	status := toolIcon(name) + " " + name
+	status := toolicon.For(name) + " " + name
 	if summary != "" {
 		status += ": " + clip(summary, m.opts.MaxSummary)
 	}

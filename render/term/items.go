@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/toolicon"
 )
 
 // This file renders the one-line items: everything except streamed text.
@@ -56,7 +57,7 @@ func (r *Renderer) tool(e event.Event) {
 	if summary != "" {
 		desc += ": " + summary
 	}
-	r.line(toolIcon(name)+" "+desc, r.styles.tool)
+	r.line(toolicon.For(name)+" "+desc, r.styles.tool)
 	r.annotate("notice", desc)
 }
 

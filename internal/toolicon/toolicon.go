@@ -1,11 +1,16 @@
-package chat
+// Package toolicon picks the icon a renderer shows before a tool line, so
+// that the terminal and the chat renderer show the same icon for the same
+// tool. It is presentation, which is why it is not in package event (the
+// model stays free of how things look); it knows nothing of colours,
+// widths or escaping.
+package toolicon
 
 import "strings"
 
-// toolIcon picks the icon for a tool line from the tool's name. Names differ
-// per provider (Claude "Read", Gemini "read_file", opencode "read"), so the
+// For picks the icon for a tool line from the tool's name. Names differ per
+// provider (Claude "Read", Gemini "read_file", opencode "read"), so the
 // match is on lower-case words, and anything unknown gets the wrench.
-func toolIcon(name string) string {
+func For(name string) string {
 	n := strings.ToLower(name)
 	switch {
 	case strings.Contains(n, "read") || n == "view" || n == "cat":
