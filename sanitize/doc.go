@@ -6,6 +6,12 @@
 //
 //   - Every payload (and the argv of capture.start) goes through the redact
 //     engine; what it changes is appended to the record's redactions ledger.
+//     So do the record's own string fields (sessionId, turnId, eventType,
+//     model, agent, permissionMode, source, notes, and unknown fields kept
+//     in Extra); their ledger entries point at the field behind "#"
+//     ("#/agent", "#/futureField/token"), never confused with a pointer
+//     into the payload. provider and stage are kept: they choose how a
+//     record is read.
 //   - Streamed deltas are redacted per block (see below), so a secret split
 //     across deltas loses every piece in every delta, and the normalized
 //     deltas and legacy markers made from the same text are redacted alike.

@@ -419,7 +419,7 @@ func (s *sanitizer) finish(it *item) error {
 			}
 		}
 	}
-	s.envelopeFields(rec)
+	it.ledger = append(it.ledger, s.envelopeFields(rec)...)
 	s.rep.Redactions += len(it.ledger)
 	rec.Redactions = append(rec.Redactions, it.ledger...)
 	if rec.Redactions == nil {
@@ -478,10 +478,29 @@ func equalPath(a, b []string) bool {
 	return true
 }
 
-// envelopeFields sanitizes the record's own fields.
-func (s *sanitizer) envelopeFields(rec *envelope.Record) {
+// envelopeFields sanitizes the record's own fields and returns the ledger
+// entries of what redaction changed there. The pointer of such an entry is
+// the field's name behind "#" ("#/agent", "#/notes"; "#/<key>/…" inside an
+// unknown field kept in Extra), so it cannot be mistaken for a pointer into
+// the payload, which never starts with "#". provider, stage and the numbers
+// are left as they are: they choose how the record is read.
+func (s *sanitizer) envelopeFields(rec *envelope.Record) []envelope.Redaction {
 	rec.CaptureID = FixedCaptureID
 	rec.Timestamp = s.clock.envelope(rec.Timestamp)
+	var ledger []envelope.Redaction
+	redactField := func(name string, f *string) {
+		if *f == "" {
+			return
+		}
+		out, found := s.red.Text([]byte(*f))
+		for _, fd := range found {
+			ledger = append(ledger, envelope.Redaction{Rule: fd.Rule, Pointer: "#/" + name, Count: fd.Count, OriginalLength: fd.OriginalLength})
+		}
+		if len(found) > 0 {
+			*f = string(out)
+		}
+	}
+	redactField("sessionId", &rec.SessionID)
 	if rec.SessionID != "" {
 		if fam := family("session_id", rec.SessionID); fam != "" {
 			s.ids.learn(fam, rec.SessionID)
@@ -489,17 +508,30 @@ func (s *sanitizer) envelopeFields(rec *envelope.Record) {
 		rec.SessionID, _ = s.ids.replace(rec.SessionID)
 	}
 	rec.CwdHash, rec.ProjectHash = "", ""
-	for _, f := range []*string{&rec.Notes, &rec.Source} {
-		if *f == "" {
-			continue
+	redactField("turnId", &rec.TurnID)
+	redactField("eventType", &rec.EventType)
+	redactField("model", &rec.Model)
+	redactField("agent", &rec.Agent)
+	redactField("permissionMode", &rec.PermissionMode)
+	// source and notes are free text that may quote an id: they also get
+	// the pseudonyms.
+	redactField("source", &rec.Source)
+	redactField("notes", &rec.Notes)
+	for _, f := range []*string{&rec.Source, &rec.Notes} {
+		if *f != "" {
+			*f, _ = s.ids.replace(*f)
 		}
-		out, _ := s.red.Text([]byte(*f))
-		v, _ := s.ids.replace(string(out))
-		*f = v
 	}
 	for i := range rec.Extra {
-		if out, _, err := s.red.JSON(rec.Extra[i].Value); err == nil {
-			rec.Extra[i].Value = out
+		out, found, err := s.red.JSON(rec.Extra[i].Value)
+		if err != nil || len(found) == 0 {
+			continue
+		}
+		rec.Extra[i].Value = out
+		for _, fd := range found {
+			ledger = append(ledger, envelope.Redaction{Rule: fd.Rule, Pointer: "#" + pointer([]string{rec.Extra[i].Key}) + fd.Pointer,
+				Count: fd.Count, OriginalLength: fd.OriginalLength})
 		}
 	}
+	return ledger
 }
