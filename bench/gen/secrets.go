@@ -45,7 +45,13 @@ func cat(parts ...string) string { return strings.Join(parts, "") }
 // letter, as the rules that ask for "mixed" values need.
 func (g *run) mixedPick(set string, n int) string {
 	s := []byte(g.pick(set, n))
-	s[0] = digits[g.rng.IntN(10)]
+	for {
+		c := set[g.rng.IntN(len(set))]
+		if c >= '0' && c <= '9' {
+			s[0] = c
+			break
+		}
+	}
 	for {
 		c := set[g.rng.IntN(len(set))]
 		if c|0x20 >= 'a' && c|0x20 <= 'z' {
@@ -66,7 +72,8 @@ var makers = []maker{
 		return same(cat("github", "_pat_", g.mixedPick(alnum, 22), "_", g.mixedPick(alnum, 59)))
 	}},
 	{"gitlab-pat", func(g *run) (string, string) { return same(cat("gl", "pat-", g.mixedPick(alnum, 20))) }},
-	{"aws-access-key-id", func(g *run) (string, string) { return same(cat("AK", "IA", g.mixedPick(upper+digits, 15), "Q")) }},
+	// AWS key ids are base32: A-Z and 2-7 after the prefix.
+	{"aws-access-key-id", func(g *run) (string, string) { return same(cat("AK", "IA", g.mixedPick(upper+"234567", 15), "Q")) }},
 	{"google-api-key", func(g *run) (string, string) { return same(cat("AI", "za", g.mixedPick(alnum, 35))) }},
 	{"slack-token", func(g *run) (string, string) {
 		return same(cat("xo", "xb-", g.pick(digits, 11), "-", g.pick(digits, 12), "-", g.mixedPick(alnum, 24)))
