@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -16,9 +17,27 @@ type sample struct {
 	exit      int
 }
 
+// timeBin is GNU time, used for peak RSS when present. A child started by
+// Go (vfork, then exec) inherits evbench's own high-water RSS in
+// ru_maxrss, which would put a floor of evbench's size under every figure;
+// GNU time forks the command from its own small process.
+var timeBin, _ = exec.LookPath("/usr/bin/time")
+
 // measure runs argv with stdin from in ("" for none) and stdout to out
-// ("" for /dev/null), and reads the child's rusage from wait4.
+// ("" for /dev/null), and reads the child's rusage from wait4 (peak RSS
+// from GNU time when there is one).
 func measure(argv []string, in, out string) (sample, error) {
+	var rssFile string
+	if timeBin != "" {
+		f, err := os.CreateTemp("", "evbench-rss-")
+		if err != nil {
+			return sample{}, err
+		}
+		f.Close()
+		rssFile = f.Name()
+		defer os.Remove(rssFile)
+		argv = append([]string{timeBin, "-f", "%M", "-o", rssFile}, argv...)
+	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	if in != "" {
 		f, err := os.Open(in)
@@ -52,10 +71,28 @@ func measure(argv []string, in, out string) (sample, error) {
 		maxRSS: ru.Maxrss << 10,
 		exit:   cmd.ProcessState.ExitCode(),
 	}
+	if rssFile != "" {
+		data, err := os.ReadFile(rssFile)
+		if err != nil {
+			return sample{}, err
+		}
+		var kb int64
+		if _, err := fmt.Sscan(string(bytes.TrimSpace(lastLine(data))), &kb); err != nil {
+			return sample{}, fmt.Errorf("%v: GNU time wrote %q: %w", argv, data, err)
+		}
+		s.maxRSS = kb << 10
+	}
 	if s.exit != 0 && len(stderr.b) > 0 {
 		fmt.Fprintf(os.Stderr, "evbench: %v exited %d: %s\n", argv, s.exit, stderr.b)
 	}
 	return s, nil
+}
+
+// lastLine returns the last non-empty line (GNU time puts "Command exited
+// with non-zero status" before the figure).
+func lastLine(b []byte) []byte {
+	b = bytes.TrimRight(b, "\n")
+	return b[bytes.LastIndexByte(b, '\n')+1:]
 }
 
 // limitedBuffer keeps the first 4 KiB written to it.
