@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"bufio"
 	"fmt"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/bench/gen"
+	"github.com/tidwall/gjson"
 )
 
 // tool is one command compared on the main run.
@@ -77,12 +79,16 @@ func compare(c config) error {
 		fmt.Println("gitleaks not found: its column is left out (go install github.com/zricethezav/gitleaks/v8@v8.21.2)")
 	}
 	samples := map[string][]sample{}
+	var dropped []string
 	for r := 0; r < c.rounds; r++ {
 		for i := range tools {
 			t := tools[(i+r)%len(tools)]
 			s, err := measure(t.argv, t.in, t.out)
 			if err != nil {
 				return fmt.Errorf("%s: %w", t.name, err)
+			}
+			if t.name == "evcap record -- cat" {
+				dropped = append(dropped, droppedBytes(filepath.Join(c.dir, "rec.jsonl")))
 			}
 			samples[t.name] = append(samples[t.name], s)
 			fmt.Fprintf(os.Stderr, "round %d: %-28s %7.2fs  %7.1f MB/s  exit %d\n", r+1, t.name, s.wall.Seconds(), mb(st.Bytes)/s.wall.Seconds(), s.exit)
@@ -104,7 +110,7 @@ func compare(c config) error {
 		fmt.Printf("| %s | %s | %.0f | %.2f | %.1f | %d |\n", t.name, strings.Join(per, ", "),
 			float64(st.Lines)/m.wall.Seconds(), m.cpu.Seconds(), mib(m.maxRSS), m.exit)
 	}
-	fmt.Println()
+	fmt.Printf("\nevcap record -- cat: bytes of the child's stdout not in the capture (gap records), per round: %s\n\n", strings.Join(dropped, ", "))
 	fmt.Println("| ratio (median MB/s) | measured | target | met |")
 	fmt.Println("|---|---|---|---|")
 	ratio := func(a, b string, target float64) {
@@ -131,6 +137,21 @@ func compare(c config) error {
 	}
 	fmt.Println()
 	return providers(c)
+}
+
+// droppedBytes reads capture.end's droppedBytes from the last line of a
+// capture ("?" when it cannot).
+func droppedBytes(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "?"
+	}
+	data = bytes.TrimRight(data, "\n")
+	last := data[bytes.LastIndexByte(data, '\n')+1:]
+	if v := gjson.GetBytes(last, "payload.droppedBytes"); v.Exists() {
+		return v.Raw
+	}
+	return "?"
 }
 
 func yes(b bool) string {
