@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/fixtures"
 	"github.com/tidwall/gjson"
@@ -18,6 +19,12 @@ import (
 // always gives the same split, so a failure is reproduced by its seed.
 type Rechunk struct {
 	Seed uint64
+	// Cumulative, after re-splitting, rewrites the native text and
+	// thinking delta lines into cumulative snapshots (CumulativeLines), as
+	// some Claude-compatible providers send them, and replays them through
+	// Options.CumulativeNormalizer (a normalizer with its CumulativeDeltas
+	// option on). Native mode only.
+	Cumulative bool
 }
 
 func (rc Rechunk) rng() *rand.Rand { return rand.New(rand.NewPCG(rc.Seed, 0x65766361)) }
@@ -121,8 +128,9 @@ func (rc Rechunk) line(line []byte, rng *rand.Rand) [][]byte {
 }
 
 // NativeLines re-splits the delta lines of a native stream; the pieces of
-// a line keep its reference. It is exported for other replayers; replay
-// itself uses it in native mode.
+// a line keep its reference. With Cumulative, the pieces are then made
+// cumulative snapshots (CumulativeLines). It is exported for other
+// replayers; replay itself uses it in native mode.
 func (rc Rechunk) NativeLines(refs []int64, lines [][]byte) ([]int64, [][]byte) {
 	rng := rc.rng()
 	var outRefs []int64
@@ -132,6 +140,9 @@ func (rc Rechunk) NativeLines(refs []int64, lines [][]byte) ([]int64, [][]byte) 
 			outRefs = append(outRefs, refs[i])
 			outLines = append(outLines, p)
 		}
+	}
+	if rc.Cumulative {
+		outLines = CumulativeLines(outLines)
 	}
 	return outRefs, outLines
 }
@@ -175,14 +186,27 @@ func rechunkNative(fx *fixtures.Fixture, opts Options, lines []nativeLine, base 
 		refs[i], raw[i] = l.seq, l.line
 	}
 	refs, raw = rc.NativeLines(refs, raw)
-	n := opts.Normalizer()
+	mk, what := opts.Normalizer, "re-split"
+	if rc.Cumulative {
+		if opts.CumulativeNormalizer == nil {
+			return fmt.Errorf("%w: cumulative rechunking needs a CumulativeNormalizer", ErrBadInput)
+		}
+		mk, what = opts.CumulativeNormalizer, "re-split and made cumulative snapshots"
+	}
+	n := mk()
 	var variant []event.Event
 	for i := range raw {
 		variant = append(variant, n.Line(refs[i], raw[i])...)
 	}
 	variant = append(variant, n.End()...)
-	check := fmt.Sprintf("rechunk seed %d: normalized events, native delta lines re-split (deltas coalesced)", rc.Seed)
+	check := fmt.Sprintf("rechunk seed %d: normalized events, native delta lines %s (deltas coalesced)", rc.Seed, what)
 	if m := compareText(fx, check, eventsText(Coalesce(base), nil), eventsText(Coalesce(variant), nil), ""); m != nil {
+		if d := firstDeltaDivergence(base, variant); rc.Cumulative && d != nil && len(d.Cause) > 0 {
+			// Name the line whose snapshot went wrong, not the block's last.
+			m.Sequence, m.Stage = d.Cause[len(d.Cause)-1], envelope.StageNativeIn
+			m.EventType = string(d.Kind) + "/" + string(d.Phase)
+			m.Native = natives(fx, d.Cause)
+		}
 		return m
 	}
 	if opts.Renderer == nil {

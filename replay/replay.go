@@ -56,6 +56,10 @@ type Options struct {
 	// (when a Renderer is set) and normalized mode, the legacy markers
 	// (delta markers merged) in legacy mode.
 	Rechunk *Rechunk
+	// CumulativeNormalizer makes a fresh normalizer that reads deltas as
+	// cumulative snapshots (the provider's CumulativeDeltas option); native
+	// mode with Rechunk.Cumulative replays the rewritten lines through it.
+	CumulativeNormalizer func() Normalizer
 	// Update is the command that rewrites the goldens, shown in reports.
 	Update string
 }
@@ -64,6 +68,9 @@ type Options struct {
 // output differs, an error wrapping ErrBadInput when the input cannot be
 // replayed in this mode, and nil when everything matched.
 func Run(fx *fixtures.Fixture, opts Options) error {
+	if opts.Rechunk != nil && opts.Rechunk.Cumulative && opts.Mode != ModeNative {
+		return fmt.Errorf("%w: cumulative rechunking rewrites native lines: it needs native mode, not %q", ErrBadInput, opts.Mode)
+	}
 	switch opts.Mode {
 	case ModeNative:
 		return runNative(fx, opts)

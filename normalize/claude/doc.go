@@ -45,6 +45,17 @@
 // or tool events, so every word is reported exactly once; without stream
 // events the assistant lines are the only source.
 //
+// # Cumulative snapshots
+//
+// Some Claude-compatible gateways and third-party models put the whole
+// block text so far into every text_delta and thinking_delta instead of the
+// next piece. NewWithOptions(Options{CumulativeDeltas: true}) reads such a
+// stream: each delta event carries only the new suffix, and a snapshot that
+// rewrites earlier text is passed on whole after a status event
+// (StatusSnapshotRewritten). It is opt-in because a genuine piece can begin
+// with the text before it (a "#" followed by "## Usage"), so snapshots cannot be
+// detected safely. New leaves deltas as they are.
+//
 // # Tool summaries
 //
 // Each tool call gets one safe display line: Bash its command (whitespace

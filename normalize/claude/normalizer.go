@@ -37,7 +37,38 @@ type Normalizer struct {
 	// (one block per line), to give each a part id like a stream index.
 	parts   map[string]int
 	usageOf map[string]bool
+
+	// cumulative is Options.CumulativeDeltas.
+	cumulative bool
 }
+
+// Options change how a Normalizer reads its stream. The zero value gives
+// the behaviour of New.
+type Options struct {
+	// CumulativeDeltas takes the text of every text_delta and
+	// thinking_delta as the whole text of its block so far (a cumulative
+	// snapshot) rather than the next piece. Some Claude-compatible
+	// gateways and third-party models send deltas that way; read as
+	// pieces, every snapshot repeats the text before it. With this on, a
+	// delta event carries only what the snapshot adds to the block's text
+	// (no event when it adds nothing, or when the snapshot is empty).
+	// A snapshot that does not start with the block's text so far (the
+	// provider rewrote earlier text) becomes the block's text: its delta
+	// event carries it whole, right after a status event with Status
+	// StatusSnapshotRewritten, so the rewrite is on record; the completed
+	// event then carries the last snapshot, which no longer equals the
+	// concatenated deltas. input_json_delta is not affected.
+	//
+	// Snapshots cannot be told from pieces safely (a piece may happen to
+	// begin with the text before it), so this is never guessed: turn it on
+	// only for a provider known to send snapshots.
+	CumulativeDeltas bool
+}
+
+// StatusSnapshotRewritten is the Status of the event reported, with
+// Options.CumulativeDeltas, when a snapshot does not extend the text its
+// block had so far.
+const StatusSnapshotRewritten = "snapshot_rewritten"
 
 // block is one content block of a streamed message, open between its
 // content_block_start and content_block_stop.
@@ -49,13 +80,19 @@ type block struct {
 	cause []int64
 }
 
-// New returns a Normalizer at the start of a stream.
-func New() *Normalizer {
+// New returns a Normalizer at the start of a stream, for Claude Code's
+// own output (deltas are pieces).
+func New() *Normalizer { return NewWithOptions(Options{}) }
+
+// NewWithOptions returns a Normalizer at the start of a stream that reads
+// it as o says.
+func NewWithOptions(o Options) *Normalizer {
 	return &Normalizer{
-		streamed: map[string]bool{},
-		blocks:   map[int64]*block{},
-		parts:    map[string]int{},
-		usageOf:  map[string]bool{},
+		streamed:   map[string]bool{},
+		blocks:     map[int64]*block{},
+		parts:      map[string]int{},
+		usageOf:    map[string]bool{},
+		cumulative: o.CumulativeDeltas,
 	}
 }
 
@@ -209,11 +246,12 @@ func (n *Normalizer) blockDelta(ref int64, v gjson.Result) []event.Event {
 	d := e.Get("delta")
 	b := n.blocks[e.Get("index").Int()]
 	var piece string
+	snapshot := false
 	switch d.Get("type").String() {
 	case "text_delta":
-		piece = d.Get("text").String()
+		piece, snapshot = d.Get("text").String(), n.cumulative
 	case "thinking_delta":
-		piece = d.Get("thinking").String()
+		piece, snapshot = d.Get("thinking").String(), n.cumulative
 	case "input_json_delta":
 		piece = d.Get("partial_json").String()
 	case "signature_delta", "citations_delta":
@@ -229,13 +267,25 @@ func (n *Normalizer) blockDelta(ref int64, v gjson.Result) []event.Event {
 		}
 		n.blocks[e.Get("index").Int()] = b
 	}
+	partID := strconv.FormatInt(e.Get("index").Int(), 10)
+	var out []event.Event
+	if snapshot && piece != "" {
+		prev := b.text.String()
+		if strings.HasPrefix(piece, prev) {
+			piece = piece[len(prev):]
+		} else {
+			b.text.Reset()
+			out = append(out, event.Event{Kind: event.KindStatus, Phase: event.PhaseUpdated, MessageID: n.msgID,
+				PartID: partID, Status: StatusSnapshotRewritten, NativeType: nativeType(v), Cause: []int64{ref}})
+		}
+	}
 	b.text.WriteString(piece)
 	b.cause = append(b.cause, ref)
 	if b.kind == event.KindTool || piece == "" {
-		return nil
+		return out
 	}
-	return []event.Event{{Kind: b.kind, Phase: event.PhaseDelta, MessageID: n.msgID,
-		PartID: strconv.FormatInt(e.Get("index").Int(), 10), Text: piece, Cause: []int64{ref}}}
+	return append(out, event.Event{Kind: b.kind, Phase: event.PhaseDelta, MessageID: n.msgID,
+		PartID: partID, Text: piece, Cause: []int64{ref}})
 }
 
 // closeBlock turns an open block into its completed event. stop is the

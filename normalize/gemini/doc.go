@@ -23,6 +23,11 @@
 // completed text event is the only place the whole text exists. Thoughts
 // are not printed in stream-json, so there are no thinking events.
 //
+// Gateways that resend the whole text so far in every delta (cumulative
+// snapshots) are read with NewWithOptions(Options{CumulativeDeltas: true}):
+// each delta event then carries only the new suffix. It is opt-in, since a
+// genuine piece may begin with the text before it.
+//
 // At End, an open text run is completed and, when no result line came, a
 // result with subtype "incomplete" (failed) is reported. A line that is not
 // JSON becomes an unknown event with NativeType "(invalid json)"; a line of

@@ -23,10 +23,40 @@ type Normalizer struct {
 	runCount int // numbers the text runs; used as the PartID
 	lastText string
 	resulted bool
+	// cumulative is Options.CumulativeDeltas.
+	cumulative bool
 }
 
-// New returns a Normalizer ready for the first line.
+// Options change how a Normalizer reads its stream. The zero value gives
+// the behaviour of New.
+type Options struct {
+	// CumulativeDeltas takes the content of every assistant message with
+	// delta:true as the whole text of its run so far (a cumulative
+	// snapshot) rather than the next piece, for gateways and models that
+	// stream that way. A delta event then carries only what the snapshot
+	// adds (an empty snapshot adds nothing). A snapshot that does not start
+	// with the run's text so far (the provider rewrote earlier text)
+	// becomes the run's text: its delta event carries it whole, right
+	// after a status event with Status StatusSnapshotRewritten, and the
+	// completed event carries the last snapshot.
+	//
+	// Snapshots cannot be told from pieces safely, so this is never
+	// guessed: turn it on only for a provider known to send them.
+	CumulativeDeltas bool
+}
+
+// StatusSnapshotRewritten is the Status of the event reported, with
+// Options.CumulativeDeltas, when a snapshot does not extend the text its
+// run had so far.
+const StatusSnapshotRewritten = "snapshot_rewritten"
+
+// New returns a Normalizer ready for the first line, for Gemini CLI's own
+// output (deltas are pieces).
 func New() *Normalizer { return &Normalizer{} }
+
+// NewWithOptions returns a Normalizer ready for the first line that reads
+// the stream as o says.
+func NewWithOptions(o Options) *Normalizer { return &Normalizer{cumulative: o.CumulativeDeltas} }
 
 // Line normalizes one line (without its newline); ref goes into the Cause
 // of every event derived from it.
@@ -91,6 +121,16 @@ func (n *Normalizer) message(refs []int64, v gjson.Result) []event.Event {
 		n.runRefs = nil
 		out = append(out, event.Event{Kind: event.KindText, Phase: event.PhaseStarted,
 			SessionID: n.sessionID, PartID: n.partID(), Cause: refs})
+	}
+	if n.cumulative && content != "" {
+		prev := n.text.String()
+		if strings.HasPrefix(content, prev) {
+			content = content[len(prev):]
+		} else {
+			n.text.Reset()
+			out = append(out, event.Event{Kind: event.KindStatus, Phase: event.PhaseUpdated, SessionID: n.sessionID,
+				PartID: n.partID(), Status: StatusSnapshotRewritten, NativeType: nativeType(v), Cause: refs})
+		}
 	}
 	n.text.WriteString(content)
 	n.runRefs = append(n.runRefs, refs...)

@@ -161,6 +161,7 @@ func (n *Normalizer) partUpdated(refs []int64, sid string, part gjson.Result) []
 	if part.Get("time.end").Exists() && !info.completed {
 		info.completed = true
 		n.partKind[id] = info
+		delete(n.snapshots, id)
 		ev := base
 		ev.Phase = event.PhaseCompleted
 		ev.Text = part.Get("text").String()
@@ -181,16 +182,43 @@ func (n *Normalizer) partDelta(refs []int64, sid string, p gjson.Result) []event
 	if n.userMsgs[ev.MessageID] {
 		return nil
 	}
+	var out []event.Event
+	if n.cumulative && ev.Text != "" {
+		var rewritten bool
+		ev.Text, rewritten = n.snapshot(id, field, ev.Text)
+		if rewritten {
+			out = append(out, event.Event{Kind: event.KindStatus, Phase: event.PhaseUpdated, SessionID: sid,
+				MessageID: ev.MessageID, PartID: id, Status: StatusSnapshotRewritten,
+				NativeType: "message.part.delta", Cause: refs})
+		}
+	}
 	info, seen := n.partKind[id]
 	if !seen {
 		n.early[id] = append(n.early[id], ev)
-		return nil
+		return out
 	}
 	if field != "text" || (info.kind != event.KindText && info.kind != event.KindThinking) {
-		return []event.Event{unknown(refs, sid, "message.part.delta/"+field)}
+		return append(out, unknown(refs, sid, "message.part.delta/"+field))
 	}
 	ev.Kind = info.kind
-	return []event.Event{ev}
+	return append(out, ev)
+}
+
+// snapshot takes text as the whole of a part's field so far and returns
+// what it adds to the text before it, or, when it does not extend that
+// text (rewritten), text itself. It remembers text as the field's text.
+func (n *Normalizer) snapshot(part, field, text string) (piece string, rewritten bool) {
+	fields := n.snapshots[part]
+	if fields == nil {
+		fields = map[string]string{}
+		n.snapshots[part] = fields
+	}
+	prev := fields[field]
+	fields[field] = text
+	if strings.HasPrefix(text, prev) {
+		return text[len(prev):], false
+	}
+	return text, true
 }
 
 // sessionStatus maps session.status by status.type.

@@ -45,6 +45,12 @@
 //	permission.replied         permission completed
 //	session.created            init completed (session id, opencode version)
 //
+// A provider behind opencode that resends the whole text so far in every
+// message.part.delta (cumulative snapshots) is read with
+// NewWithOptions(Options{CumulativeDeltas: true}): each delta event then
+// carries only the new suffix, per part and field. It is opt-in, since a
+// genuine piece may begin with the text before it.
+//
 // Bus events that describe the server or the session rather than the run
 // are ignored with a reason (see Classify): server.connected,
 // server.heartbeat, session.updated, session.idle (a deprecated duplicate

@@ -31,7 +31,35 @@ type Normalizer struct {
 	turn turnState
 	// resulted is set once any result was emitted.
 	resulted bool
+
+	// cumulative is Options.CumulativeDeltas; snapshots holds, per part
+	// id and then per field, the text so far of a part whose deltas are
+	// snapshots, until the part completes.
+	cumulative bool
+	snapshots  map[string]map[string]string
 }
+
+// Options change how a Normalizer reads its stream. The zero value gives
+// the behaviour of New.
+type Options struct {
+	// CumulativeDeltas takes the delta of every message.part.delta as the
+	// whole text of its part's field so far (a cumulative snapshot) rather
+	// than the next piece, for providers that stream that way. A delta
+	// event then carries only what the snapshot adds (an empty snapshot
+	// adds nothing). A snapshot that does not start with the text so far
+	// (the provider rewrote earlier text) is passed on whole, right after a
+	// status event with Status StatusSnapshotRewritten. Completed events
+	// are unchanged: they carry the part's text from message.part.updated.
+	//
+	// Snapshots cannot be told from pieces safely, so this is never
+	// guessed: turn it on only for a provider known to send them.
+	CumulativeDeltas bool
+}
+
+// StatusSnapshotRewritten is the Status of the event reported, with
+// Options.CumulativeDeltas, when a snapshot does not extend the text its
+// part had so far.
+const StatusSnapshotRewritten = "snapshot_rewritten"
 
 type partInfo struct {
 	kind      event.Kind // KindText, KindThinking, KindTool, or "" (dropped)
@@ -51,13 +79,20 @@ type turnState struct {
 	causes     []int64
 }
 
-// New returns a Normalizer ready for the first line.
-func New() *Normalizer {
+// New returns a Normalizer ready for the first line, for opencode's own
+// output (deltas are pieces).
+func New() *Normalizer { return NewWithOptions(Options{}) }
+
+// NewWithOptions returns a Normalizer ready for the first line that reads
+// the stream as o says.
+func NewWithOptions(o Options) *Normalizer {
 	return &Normalizer{
-		userMsgs: map[string]bool{},
-		partKind: map[string]partInfo{},
-		early:    map[string][]event.Event{},
-		tools:    map[string]string{},
+		userMsgs:   map[string]bool{},
+		partKind:   map[string]partInfo{},
+		early:      map[string][]event.Event{},
+		tools:      map[string]string{},
+		cumulative: o.CumulativeDeltas,
+		snapshots:  map[string]map[string]string{},
 	}
 }
 
