@@ -191,8 +191,15 @@ func (b *blocks) observe(stage envelope.Stage, kind payloadKind, marker string, 
 }
 
 func (b *blocks) native(body []byte) delta {
+	// Most lines are none of these; reading the type alone keeps long
+	// lines (tool outputs) from being copied to be parsed.
+	typ := gjson.GetBytes(body, "type").String()
+	switch typ {
+	case "stream_event", "message", "message.part.delta", "message.part.updated", "session.idle", "session.status":
+	default:
+		return delta{ends: []string{"gemini|"}}
+	}
 	v := gjson.ParseBytes(body)
-	typ := v.Get("type").String()
 	switch typ {
 	case "stream_event":
 		parent := v.Get("parent_tool_use_id").String()
