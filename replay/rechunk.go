@@ -152,15 +152,36 @@ func (rc Rechunk) NativeLines(refs []int64, lines [][]byte) ([]int64, [][]byte) 
 // the same stream compare equal exactly when they say the same thing.
 func Coalesce(evs []event.Event) []event.Event {
 	var out []event.Event
+	// A run's text and causes are collected first and set once the run
+	// ends: appending to the event's own Text would copy the text so far
+	// for every delta, which is quadratic in long (or duplicated) blocks.
+	var text strings.Builder
+	var cause []int64
+	run := false
+	end := func() {
+		if run {
+			out[len(out)-1].Text = text.String()
+			out[len(out)-1].Cause = uniq(cause)
+			run = false
+		}
+	}
 	for _, e := range evs {
-		e.Cause = uniq(e.Cause)
 		if n := len(out); n > 0 && e.Phase == event.PhaseDelta && sameBlock(out[n-1], e) {
-			out[n-1].Text += e.Text
-			out[n-1].Cause = uniq(append(slices.Clone(out[n-1].Cause), e.Cause...))
+			if !run {
+				run = true
+				text.Reset()
+				text.WriteString(out[n-1].Text)
+				cause = append(cause[:0], out[n-1].Cause...)
+			}
+			text.WriteString(e.Text)
+			cause = append(cause, e.Cause...)
 			continue
 		}
+		end()
+		e.Cause = uniq(e.Cause)
 		out = append(out, e)
 	}
+	end()
 	return out
 }
 

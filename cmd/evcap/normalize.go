@@ -27,6 +27,7 @@ const detectLines = 16
 func newNormalizeCmd(s streams) *cobra.Command {
 	var provider string
 	var legacyOut bool
+	var nopts normOptions
 	cmd := &cobra.Command{
 		Use:   "normalize [--provider auto|claude|codex|opencode|gemini] [--legacy] FILE|-",
 		Short: "Turn an agent CLI's raw output, or a capture's native lines, into normalized events",
@@ -49,22 +50,29 @@ the input plainly is, is an error rather than a page of unknown events.
 The input is streamed: memory stays proportional to the longest line. A last
 line without a newline (a torn write) is reported on stderr and normalized
 anyway; it does not change the exit status. Invalid capture records are
-reported, skipped, and make the exit status 1.`,
+reported, skipped, and make the exit status 1.
+
+--cumulative-deltas is for streams from Claude-compatible gateways and
+third-party models that put the whole text so far into every text or
+thinking delta: each delta event then carries only the new text. Do not use
+it on the agent CLIs' own output, whose deltas are pieces.`,
 		Example: `  evcap normalize claude.stdout.jsonl
   codex exec --json 'Say hello.' | evcap normalize -
   evcap normalize --provider opencode serve.sse.txt
-  evcap normalize --legacy capture.jsonl`,
+  evcap normalize --legacy capture.jsonl
+  evcap normalize --cumulative-deltas gateway.stdout.jsonl`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runNormalize(cmd.Context(), s, args[0], provider, legacyOut)
+			return runNormalize(cmd.Context(), s, args[0], provider, legacyOut, nopts)
 		},
 	}
 	cmd.Flags().StringVar(&provider, "provider", "auto", "auto, or one of: "+strings.Join(providerNames(), ", "))
 	cmd.Flags().BoolVar(&legacyOut, "legacy", false, "print legacy marker lines instead of normalized events")
+	cmd.Flags().BoolVar(&nopts.cumulativeDeltas, "cumulative-deltas", false, cumulativeDeltasHelp)
 	return cmd
 }
 
-func runNormalize(ctx context.Context, s streams, name, providerFlag string, legacyOut bool) error {
+func runNormalize(ctx context.Context, s streams, name, providerFlag string, legacyOut bool, nopts normOptions) error {
 	if providerFlag != "auto" {
 		if _, err := newNormalizer(providerFlag); err != nil {
 			return &exitError{code: 2, err: fmt.Errorf("--provider: %w", err)}
@@ -79,7 +87,7 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	n, err := newNormalizer(provider)
+	n, err := newNormalizerWith(provider, nopts)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}

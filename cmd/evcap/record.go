@@ -31,6 +31,9 @@ type recordOptions struct {
 	sse         string
 	untilIdle   bool
 	drain       time.Duration
+
+	// cumulativeDeltas reads deltas as cumulative snapshots (--cumulative-deltas).
+	cumulativeDeltas bool
 }
 
 func newRecordCmd(s streams) *cobra.Command {
@@ -75,6 +78,7 @@ Instead of running a command, --stdin records a stream piped into evcap and
 	f.StringVar(&o.sse, "sse", "", "record the data of each event of this server-sent-events URL instead of running a command")
 	f.BoolVar(&o.untilIdle, "until-idle", false, "with --stdin or --sse: stop when the session goes idle after being busy")
 	f.DurationVar(&o.drain, "drain-timeout", record.DefaultDrainTimeout, "after the child exits, how long to wait for its output pipes to close")
+	f.BoolVar(&o.cumulativeDeltas, "cumulative-deltas", false, cumulativeDeltasHelp)
 	return cmd
 }
 
@@ -95,9 +99,12 @@ func runRecord(ctx context.Context, s streams, o recordOptions, args []string) e
 	}
 	errFile, _ := s.err.(*os.File)
 	tty := errFile != nil && isTerminal(errFile)
+	newNorm := func(p string) (event.Normalizer, error) {
+		return newNormalizerWith(p, normOptions{cumulativeDeltas: o.cumulativeDeltas})
+	}
 	opts := record.Options{
 		Provider:      o.provider,
-		NewNormalizer: newNormalizer,
+		NewNormalizer: newNorm,
 		Output:        o.output,
 		Console:       s.err,
 		Status:        tty,

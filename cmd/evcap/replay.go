@@ -19,8 +19,14 @@ type replayFlags struct {
 	mode    string
 	format  string
 	rechunk int64
-	update  bool
-	inject  string
+	// cumulative makes the rechunked native delta lines cumulative
+	// snapshots (--cumulative).
+	cumulative bool
+	// cumulativeDeltas reads the capture's native lines as cumulative
+	// snapshots (--cumulative-deltas).
+	cumulativeDeltas bool
+	update           bool
+	inject           string
 }
 
 func newReplayCmd(s streams) *cobra.Command {
@@ -39,16 +45,26 @@ func newReplayCmd(s streams) *cobra.Command {
 
 --format legacy is the same as --mode legacy. --rechunk SEED instead checks that
 re-splitting every delta at random points (seeded) changes neither the
-normalized text nor the rendered output. --inject adds a known fault
-(drop-delta: the normalizer loses a text delta; duplicate-text: the renderer
-writes a delta twice; last-delta-only: the renderer keeps only the last delta
-of a run) to show what a failing replay reports.
+normalized text nor the rendered output. With --cumulative (native mode) the
+re-split delta lines are also rewritten to carry the whole text so far, as
+some Claude-compatible providers send them, and normalized with the
+provider's cumulative-deltas reading: the events and the rendered output must
+still be the original's. --inject adds a known fault (drop-delta: the
+normalizer loses a text delta; duplicate-text: the renderer writes a delta
+twice; last-delta-only: the renderer keeps only the last delta of a run;
+ignore-cumulative: --cumulative input is read as pieces, duplicating text) to
+show what a failing replay reports.
+
+--cumulative-deltas is for a capture of a Claude-compatible gateway or
+third-party model that resends the whole text in every delta: its native
+lines are then normalized with that reading.
 
 Exit status: 0 match, 1 mismatch, 2 bad input.`,
 		Example: `  evcap replay fixtures/testdata/claude/tools-partial
   evcap replay capture.jsonl --mode native
   evcap replay fixtures/testdata/claude/tools-partial --mode normalized --format chat
   evcap replay capture.jsonl --mode normalized --format term --rechunk 7
+  evcap replay capture.jsonl --rechunk 7 --cumulative
   evcap replay fixtures/testdata/claude/tools-partial --mode normalized --format term --update`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -58,8 +74,10 @@ Exit status: 0 match, 1 mismatch, 2 bad input.`,
 	cmd.Flags().StringVar(&f.mode, "mode", "native", "what to replay: native, normalized or legacy")
 	cmd.Flags().StringVar(&f.format, "format", "term", "renderer for normalized mode: term, chat, groups or legacy")
 	cmd.Flags().Int64Var(&f.rechunk, "rechunk", -1, "check that re-splitting deltas with this seed changes nothing")
+	cmd.Flags().BoolVar(&f.cumulative, "cumulative", false, "with --rechunk in native mode: also turn the delta lines into cumulative snapshots and replay them with the cumulative-deltas reading")
+	cmd.Flags().BoolVar(&f.cumulativeDeltas, "cumulative-deltas", false, cumulativeDeltasHelp)
 	cmd.Flags().BoolVar(&f.update, "update", false, "rewrite the golden of this mode and format (fixture directories only)")
-	cmd.Flags().StringVar(&f.inject, "inject", "", "inject a known fault: drop-delta, duplicate-text or last-delta-only")
+	cmd.Flags().StringVar(&f.inject, "inject", "", "inject a known fault: drop-delta, duplicate-text, last-delta-only or ignore-cumulative")
 	return cmd
 }
 
@@ -91,7 +109,23 @@ func runReplay(s streams, path string, f replayFlags) error {
 	if _, err := newNormalizer(fx.Provider); err != nil {
 		return bad(fmt.Errorf("%s: %w", path, err))
 	}
-	opts.Normalizer = func() replay.Normalizer { n, _ := newNormalizer(fx.Provider); return n }
+	if f.cumulative && (f.rechunk < 0 || opts.Mode != replay.ModeNative) {
+		return bad(errors.New("--cumulative needs --rechunk SEED and native mode"))
+	}
+	if f.inject == "ignore-cumulative" && !f.cumulative {
+		return bad(errors.New("--inject ignore-cumulative needs --cumulative"))
+	}
+	if f.cumulative && f.cumulativeDeltas {
+		return bad(errors.New("--cumulative makes its own cumulative input from a capture of deltas; drop --cumulative-deltas"))
+	}
+	base := normOptions{cumulativeDeltas: f.cumulativeDeltas}
+	opts.Normalizer = func() replay.Normalizer { n, _ := newNormalizerWith(fx.Provider, base); return n }
+	if f.cumulative {
+		opts.CumulativeNormalizer = func() replay.Normalizer {
+			n, _ := newNormalizerWith(fx.Provider, normOptions{cumulativeDeltas: true})
+			return n
+		}
+	}
 	opts.Legacy = promote.Legacy()
 	if opts.Mode == replay.ModeNormalized || (opts.Mode == replay.ModeNative && f.rechunk >= 0) {
 		formats := promote.Formats()
@@ -108,13 +142,16 @@ func runReplay(s streams, path string, f replayFlags) error {
 		return bad(err)
 	}
 	if f.rechunk >= 0 {
-		opts.Rechunk = &replay.Rechunk{Seed: uint64(f.rechunk)}
+		opts.Rechunk = &replay.Rechunk{Seed: uint64(f.rechunk), Cumulative: f.cumulative}
 	}
 	if goldDir != "" {
 		opts.Goldens = os.DirFS(goldDir)
 		cmdline := []string{"evcap replay", path, "--mode", string(opts.Mode)}
 		if opts.Mode == replay.ModeNormalized {
 			cmdline = append(cmdline, "--format", f.format)
+		}
+		if f.cumulativeDeltas {
+			cmdline = append(cmdline, "--cumulative-deltas")
 		}
 		opts.Update = strings.Join(append(cmdline, "--update"), " ")
 	}
@@ -143,6 +180,9 @@ func runReplay(s streams, path string, f replayFlags) error {
 		}
 		if opts.Rechunk != nil {
 			what += fmt.Sprintf(", rechunk seed %d", opts.Rechunk.Seed)
+			if opts.Rechunk.Cumulative {
+				what += ", cumulative"
+			}
 		}
 		fmt.Fprintf(s.out, "replay %s (%s): ok\n", path, what)
 		return nil
@@ -161,6 +201,9 @@ func inject(opts *replay.Options, fault string) error {
 	case "drop-delta":
 		mk := opts.Normalizer
 		opts.Normalizer = func() replay.Normalizer { return &dropDelta{n: mk(), drop: 3} }
+	case "ignore-cumulative":
+		// The bug class --cumulative exists for: snapshots read as pieces.
+		opts.CumulativeNormalizer = opts.Normalizer
 	case "duplicate-text", "last-delta-only":
 		wrap := func(mk replay.NewRenderer) replay.NewRenderer {
 			if mk == nil {
@@ -175,7 +218,7 @@ func inject(opts *replay.Options, fault string) error {
 		}
 		opts.Renderer, opts.Legacy = wrap(opts.Renderer), wrap(opts.Legacy)
 	default:
-		return fmt.Errorf("--inject %q: want drop-delta, duplicate-text or last-delta-only", fault)
+		return fmt.Errorf("--inject %q: want drop-delta, duplicate-text or last-delta-only, or ignore-cumulative with --cumulative", fault)
 	}
 	return nil
 }
