@@ -22,6 +22,11 @@
 // provider format allows it and in the normalized events, and checks that
 // the normalized text and the rendered output do not change: boundary bugs
 // (text lost or doubled where a delta ends) show up as a Mismatch.
+// Rechunk.Cumulative (native mode) then rewrites the delta lines into the
+// cumulative snapshots some Claude-compatible providers send
+// (CumulativeLines) and replays them through Options.CumulativeNormalizer;
+// a normalizer that reads snapshots as pieces fails at the first native
+// line whose text it repeats.
 //
 // The package declares the Normalizer and Renderer interfaces it consumes
 // and imports no normalizer or renderer: callers pass their own, which is
