@@ -158,13 +158,30 @@ const (
 )
 
 // EncodeNativeLine turns one line an agent printed into a payload without
-// losing a byte: JSON lines are kept as they are, other text becomes a JSON
-// string, invalid UTF-8 becomes base64. DecodeNativeLine reverses it.
+// losing a byte: a bare JSON object or array is kept as it is; anything else
+// (including JSON with a trailing "\r" or with invalid UTF-8 inside) becomes
+// a JSON string, or base64 when it is not valid UTF-8. DecodeNativeLine
+// reverses it.
 func EncodeNativeLine(line []byte) (json.RawMessage, NativeLine) {
-	if len(line) > 0 && gjson.ValidBytes(line) && (line[0] == '{' || line[0] == '[') {
+	if isBareJSON(line) {
 		return json.RawMessage(line), NativeJSON
 	}
 	return EncodeTextLine(line)
+}
+
+// isBareJSON reports whether line can be embedded in a record as is and
+// read back byte for byte: an object or array with nothing around it (a
+// trailing "\r" would be JSON whitespace that a reader drops) and valid
+// UTF-8 (which JSON requires, though lenient parsers accept it).
+func isBareJSON(line []byte) bool {
+	if len(line) < 2 {
+		return false
+	}
+	first, last := line[0], line[len(line)-1]
+	if !((first == '{' && last == '}') || (first == '[' && last == ']')) {
+		return false
+	}
+	return utf8.Valid(line) && gjson.ValidBytes(line)
 }
 
 // EncodeTextLine stores a line as text whatever it contains (stderr lines):

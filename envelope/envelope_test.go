@@ -181,6 +181,9 @@ func TestEncodeNativeLineIsLossless(t *testing.T) {
 		{"", NativeText},
 		{"42", NativeText},
 		{strings.Repeat("[", 1000), NativeText},
+		{"{\"type\":\"crlf\"}\r", NativeText},
+		{" {\"type\":\"lead\"}", NativeText},
+		{"{\"type\":\"bad \xff utf8\"}", NativeBinary},
 	}
 	for _, tt := range tests {
 		payload, kind := EncodeNativeLine([]byte(tt.line))
