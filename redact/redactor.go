@@ -52,6 +52,8 @@ type Redactor struct {
 	sensitive map[string]bool
 	safeHdrs  map[string]bool
 	intern    map[string]string
+	// keywords finds every rule keyword and path needle in one pass.
+	keywords *keywordSet
 }
 
 // New builds a Redactor. It fails only on an invalid Config.
@@ -99,6 +101,7 @@ func New(opts Options) (*Redactor, error) {
 			r.paths = append(r.paths, n)
 		}
 	}
+	r.keywords = r.buildKeywords()
 	return r, nil
 }
 

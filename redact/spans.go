@@ -110,8 +110,11 @@ type lineFilter uint64
 
 const (
 	maxFiltered = 62
-	pathsBit    = 63
-	allRules    = ^lineFilter(0)
+	// slashBit is set by the keyword set when the text holds an escaped
+	// slash; it is never part of a lineFilter.
+	slashBit = 62
+	pathsBit = 63
+	allRules = ^lineFilter(0)
 )
 
 func (f lineFilter) has(i int) bool {
@@ -121,32 +124,54 @@ func (f lineFilter) has(i int) bool {
 	return f&(1<<i) != 0
 }
 
-// filterLine runs every prefilter once over a whole JSON line, so that the
-// strings inside it only run the rules whose keywords the line contains.
-// Keywords hold no byte that JSON must escape; "/" may be escaped as "\/",
-// so a line with an escaped slash runs the path and URL rules anyway.
-func (r *Redactor) filterLine(line []byte) lineFilter {
-	var f lineFilter
-	slashEscaped := bytes.Contains(line, []byte(`\/`))
+// buildKeywords compiles the keywords of the first maxFiltered rules (bit
+// i for rule i), the path needles (pathsBit) and the escaped slash
+// (slashBit) into one keywordSet.
+func (r *Redactor) buildKeywords() *keywordSet {
+	var kws []keyword
 	for i, ru := range r.rules {
 		if i >= maxFiltered {
 			break
 		}
-		if ru.mayMatch(line) || slashEscaped && ru.id == RuleURLPassword {
-			f |= 1 << i
+		for _, k := range ru.keywords {
+			kws = append(kws, keyword{text: k, fold: ru.fold, bit: 1 << i})
 		}
-	}
-	if slashEscaped {
-		f |= 1 << pathsBit
-		return f
 	}
 	for _, n := range r.paths {
-		if bytes.Contains(line, n.text) {
-			f |= 1 << pathsBit
-			break
+		kws = append(kws, keyword{text: n.text, bit: 1 << pathsBit})
+	}
+	kws = append(kws, keyword{text: []byte(`\/`), bit: 1 << slashBit})
+	return newKeywordSet(kws)
+}
+
+// filterLine runs the prefilter once over a whole JSON line, so that the
+// strings inside it only run the rules whose keywords the line contains.
+// Keywords hold no byte that JSON must escape; "/" may be escaped as "\/",
+// so a line with an escaped slash runs the path and URL rules anyway.
+func (r *Redactor) filterLine(line []byte) lineFilter {
+	found := r.keywords.scan(line)
+	f := lineFilter(found &^ (1 << slashBit))
+	if found&(1<<slashBit) != 0 {
+		for i, ru := range r.rules {
+			if i >= maxFiltered {
+				break
+			}
+			if ru.id == RuleURLPassword {
+				f |= 1 << i
+			}
 		}
+		f |= 1 << pathsBit
 	}
 	return f
+}
+
+// mayMatch is the prefilter of rule prio on text, given what the keyword
+// set found in text.
+func (r *Redactor) mayMatch(prio int, found uint64, text []byte) bool {
+	if prio < maxFiltered {
+		return found&(1<<prio) != 0
+	}
+	return r.rules[prio].mayMatch(text)
 }
 
 func (r *Redactor) findSpansIn(text []byte, filter lineFilter) []span {
@@ -162,9 +187,13 @@ func (r *Redactor) findSpansIn(text []byte, filter lineFilter) []span {
 		}
 		return prot
 	}
+	var found uint64
+	if filter != 0 {
+		found = r.keywords.scan(text)
+	}
 	var spans []span
 	for prio, ru := range r.rules {
-		if !filter.has(prio) || !ru.mayMatch(text) {
+		if !filter.has(prio) || !r.mayMatch(prio, found, text) {
 			continue
 		}
 		for _, m := range ru.re.FindAllSubmatchIndex(text, -1) {
@@ -200,7 +229,7 @@ func (r *Redactor) findSpansIn(text []byte, filter lineFilter) []span {
 	if !r.disabled[RuleBase64Blob] && len(text) >= r.blobMin {
 		spans = r.blobSpans(text, protect, spans, base+1)
 	}
-	if len(r.paths) > 0 && filter.has(pathsBit) {
+	if len(r.paths) > 0 && filter.has(pathsBit) && found&(1<<pathsBit) != 0 {
 		spans = r.pathSpans(text, protect, spans, base+2)
 	}
 	return resolve(spans)

@@ -1,0 +1,218 @@
+package redact
+
+import "math/bits"
+
+// keywordSet is the prefilter of a Redactor: it finds, in one pass over a
+// text, which of many literal keywords the text contains, and returns the
+// union of their bits. Before it, every rule looked for each of its
+// keywords with its own bytes.Index or case-folding pass (about thirty
+// passes over every JSON string), which cost more than the regexps.
+//
+// It is an Aho–Corasick automaton over ASCII-folded bytes, compiled into a
+// full transition table (no failure links to follow at scan time), so each
+// byte of text costs one table load. Keywords that ignore case match on the
+// folded bytes; the others are checked against the original bytes when the
+// folded form is found. The result is exactly that of testing every keyword
+// with bytes.Contains or containsFold.
+//
+// Bytes that occur in no keyword share one column of the table, so the
+// table has few columns; the row width is rounded up to a power of two and
+// state numbers are stored pre-multiplied by it. States are numbered so
+// that the states where some keyword ends come last: the scan loop tests a
+// byte with one comparison and only looks up what matched on a hit.
+type keywordSet struct {
+	class  [256]uint8
+	stride uint32   // row width, a power of two
+	shift  uint     // log2(stride)
+	next   []uint32 // next[state+class]: pre-multiplied next state
+	// firstHit is the pre-multiplied number of the first state where a
+	// keyword ends; states at or above it are hits.
+	firstHit uint32
+	// hits[(state-firstHit)>>shift] is what a hit state matches.
+	hits []hitState
+	// always holds the bits of empty keywords, which every text contains.
+	always uint64
+	all    uint64 // union of every keyword's bit
+}
+
+type hitState struct {
+	fold  uint64         // bits of case-insensitive keywords ending here
+	exact []exactKeyword // case-sensitive keywords ending here, to verify
+}
+
+type exactKeyword struct {
+	text []byte
+	bit  uint64
+}
+
+// keyword is one literal to find and the bit it sets.
+type keyword struct {
+	text []byte
+	fold bool
+	bit  uint64
+}
+
+func foldByte(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// newKeywordSet compiles the keywords.
+func newKeywordSet(kws []keyword) *keywordSet {
+	k := &keywordSet{}
+	// Trie over folded bytes: goto edges, and the keywords ending at each node.
+	type node struct {
+		edges map[byte]int
+		fail  int
+		fold  uint64
+		exact []exactKeyword
+	}
+	nodes := []node{{edges: map[byte]int{}}}
+	var used [256]bool
+	for _, kw := range kws {
+		k.all |= kw.bit
+		if len(kw.text) == 0 {
+			k.always |= kw.bit
+			continue
+		}
+		s := 0
+		for _, c := range kw.text {
+			f := foldByte(c)
+			used[f] = true
+			n, ok := nodes[s].edges[f]
+			if !ok {
+				n = len(nodes)
+				nodes = append(nodes, node{edges: map[byte]int{}})
+				nodes[s].edges[f] = n
+			}
+			s = n
+		}
+		if kw.fold {
+			nodes[s].fold |= kw.bit
+		} else {
+			nodes[s].exact = append(nodes[s].exact, exactKeyword{text: kw.text, bit: kw.bit})
+		}
+	}
+	// Byte classes: 0 for bytes in no keyword, one class per folded byte
+	// that is in one; upper-case letters share their lower-case class.
+	ncls := 1
+	var folded [256]uint8 // class of each folded byte
+	for c := range 256 {
+		if used[c] {
+			folded[c] = uint8(ncls)
+			ncls++
+		}
+	}
+	if ncls > 256 {
+		panic("redact: too many byte classes") // cannot happen: at most 256 folded bytes + 1
+	}
+	for c := range 256 {
+		k.class[c] = folded[foldByte(byte(c))]
+	}
+	k.shift = uint(bits.Len(uint(ncls - 1)))
+	k.stride = 1 << k.shift
+
+	// Breadth-first: failure links, and the outputs they bring.
+	order := []int{0}
+	for i := 0; i < len(order); i++ {
+		s := order[i]
+		for c := range 256 {
+			n, ok := nodes[s].edges[byte(c)]
+			if !ok {
+				continue
+			}
+			order = append(order, n)
+			if s == 0 {
+				nodes[n].fail = 0
+				continue
+			}
+			f := nodes[s].fail
+			for {
+				if m, ok := nodes[f].edges[byte(c)]; ok {
+					nodes[n].fail = m
+					break
+				}
+				if f == 0 {
+					nodes[n].fail = 0
+					break
+				}
+				f = nodes[f].fail
+			}
+			fl := nodes[n].fail
+			nodes[n].fold |= nodes[fl].fold
+			nodes[n].exact = append(nodes[n].exact, nodes[fl].exact...)
+		}
+	}
+
+	// Number the states: those without a hit first (the root is 0), then
+	// the hits.
+	id := make([]uint32, len(nodes))
+	var num uint32
+	for _, s := range order {
+		if nodes[s].fold == 0 && len(nodes[s].exact) == 0 {
+			id[s] = num * k.stride
+			num++
+		}
+	}
+	k.firstHit = num * k.stride
+	for _, s := range order {
+		if nodes[s].fold != 0 || len(nodes[s].exact) > 0 {
+			id[s] = num * k.stride
+			num++
+			k.hits = append(k.hits, hitState{fold: nodes[s].fold, exact: nodes[s].exact})
+		}
+	}
+
+	// Full transition table: δ(s, c) = goto(s, c) if it exists, else
+	// δ(fail(s), c), and the root stays at the root.
+	k.next = make([]uint32, int(num)*int(k.stride))
+	delta := make([][]int, len(nodes))
+	for _, s := range order {
+		row := make([]int, ncls)
+		for c := range 256 {
+			cl := folded[c]
+			if cl == 0 {
+				continue
+			}
+			if n, ok := nodes[s].edges[byte(c)]; ok {
+				row[cl] = n
+			} else if s != 0 {
+				row[cl] = delta[nodes[s].fail][cl]
+			}
+		}
+		delta[s] = row
+		for cl, n := range row {
+			k.next[id[s]+uint32(cl)] = id[n]
+		}
+	}
+	return k
+}
+
+// scan returns the bits of the keywords that text contains.
+func (k *keywordSet) scan(text []byte) uint64 {
+	found := k.always
+	if found == k.all {
+		return found
+	}
+	next, class := k.next, &k.class
+	var s uint32
+	for i, c := range text {
+		s = next[s+uint32(class[c])]
+		if s < k.firstHit {
+			continue
+		}
+		h := &k.hits[(s-k.firstHit)>>k.shift]
+		found |= h.fold
+		for _, e := range h.exact {
+			if found&e.bit == 0 && string(text[i+1-len(e.text):i+1]) == string(e.text) {
+				found |= e.bit
+			}
+		}
+		if found == k.all {
+			break
+		}
+	}
+	return found
+}

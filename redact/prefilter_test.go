@@ -1,0 +1,96 @@
+package redact
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// naiveScan is what the keyword set replaces: one pass per keyword.
+func naiveScan(kws []keyword, text []byte) uint64 {
+	var found uint64
+	for _, k := range kws {
+		if k.fold && containsFold(text, k.text) || !k.fold && bytes.Contains(text, k.text) {
+			found |= k.bit
+		}
+	}
+	return found
+}
+
+// testKeywords are the built-in rules' keywords, path needles and a few
+// that overlap each other (suffixes of other keywords, a keyword inside
+// another, the same folded text exact and folded).
+func testKeywords(t testing.TB) []keyword {
+	r, err := New(Options{Home: "/home/Dev", Project: "/home/Dev/src/app", Temp: []string{"/tmp"},
+		Config: Config{Rules: []CustomRule{{ID: "c1", Regex: `abab`, Keyword: "abab"}, {ID: "c2", Regex: `ba`, Keyword: "bab"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kws []keyword
+	for i, ru := range r.rules {
+		for _, k := range ru.keywords {
+			kws = append(kws, keyword{text: k, fold: ru.fold, bit: 1 << i})
+		}
+	}
+	for _, n := range r.paths {
+		kws = append(kws, keyword{text: n.text, bit: 1 << pathsBit})
+	}
+	kws = append(kws, keyword{text: []byte(`\/`), bit: 1 << slashBit},
+		keyword{text: []byte("Token"), bit: 1 << 40}, keyword{text: []byte("en"), fold: true, bit: 1 << 41},
+		keyword{text: []byte("ken"), bit: 1 << 42})
+	return kws
+}
+
+func TestKeywordSetMatchesNaive(t *testing.T) {
+	kws := testKeywords(t)
+	ks := newKeywordSet(kws)
+	cases := []string{
+		"", "s", "sk-", "SK-", "xsk-ant-", "the quick brown fox", "PASSWORD=x", "PassWord", "passwd",
+		"secret_access_key", "SECRET_ACCESS_KEY", "Secret_Access_Key", "AKIAIOSFODNN7EXAMPLE", "akia",
+		"ASIA", "asia", "-----BEGIN RSA PRIVATE KEY-----", "private key", "https://u:p@h", `https:\/\/h`,
+		"/home/Dev/src/app/x", "/home/dev/src/app", "-home-Dev-src-app", "/tmp/x", "/TMP", "ababab", "bab",
+		"aBaB", "Token", "TOKEN", "toKen", "ken", "KEN", "eyJhbGciOi", "EYJ", "SG.x", "sg.", "hvs.", "HVS.",
+		"api-key api_key APIKEY", "Authorization: Bearer", "xoxb-1", "ghp_ gho_ github_pat_ glpat-",
+		"sk_live_ rk_test_", "npm_ pypi- hf_ AIza", "K\u212aelvin \u017fecret",
+	}
+	for _, c := range cases {
+		if got, want := ks.scan([]byte(c)), naiveScan(kws, []byte(c)); got != want {
+			t.Errorf("scan(%q) = %#x, want %#x (one pass per keyword)", c, got, want)
+		}
+	}
+	// Random texts over the keywords' own bytes, where partial and
+	// overlapping matches are frequent.
+	alphabet := []byte("skSK-anteAKIpsword_cryTOKENhbgl:/\\.xy ")
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		if got, want := ks.scan(b), naiveScan(kws, b); got != want {
+			t.Fatalf("scan(%q) = %#x, want %#x (one pass per keyword)", b, got, want)
+		}
+	}
+}
+
+func TestKeywordSetEmptyKeyword(t *testing.T) {
+	ks := newKeywordSet([]keyword{{text: nil, bit: 1}, {text: []byte("ab"), bit: 2}})
+	if got := ks.scan(nil); got != 1 {
+		t.Errorf("scan(nil) = %#x, want 0x1: an empty keyword is in every text", got)
+	}
+	if got := ks.scan([]byte("xaby")); got != 3 {
+		t.Errorf("scan(xaby) = %#x, want 0x3", got)
+	}
+}
+
+func FuzzKeywordSet(f *testing.F) {
+	kws := testKeywords(f)
+	ks := newKeywordSet(kws)
+	f.Add([]byte("password=sk-ant-abc /home/Dev/src/app"))
+	f.Add([]byte(`{"a":"https:\/\/u:p@h","b":"SECRET_access_KEY"}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := ks.scan(b), naiveScan(kws, b); got != want {
+			t.Fatalf("scan(%q) = %#x, want %#x (one pass per keyword)", b, got, want)
+		}
+	})
+}
