@@ -214,12 +214,26 @@ func decodeString(raw []byte) (string, error) {
 	return s, nil
 }
 
-// pointer renders a path as an RFC 6901 JSON pointer.
+// pointer renders a path as an RFC 6901 JSON pointer ("~" as "~0", "/"
+// as "~1").
 func pointer(path []string) string {
-	var sb strings.Builder
+	n := 0
 	for _, p := range path {
-		sb.WriteByte('/')
-		sb.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(p))
+		n += 1 + len(p) + strings.Count(p, "~") + strings.Count(p, "/")
 	}
-	return sb.String()
+	b := make([]byte, 0, n)
+	for _, p := range path {
+		b = append(b, '/')
+		for i := 0; i < len(p); i++ {
+			switch c := p[i]; c {
+			case '~':
+				b = append(b, '~', '0')
+			case '/':
+				b = append(b, '~', '1')
+			default:
+				b = append(b, c)
+			}
+		}
+	}
+	return string(b)
 }

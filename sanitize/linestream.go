@@ -105,7 +105,9 @@ func (lr *LineRedactor) Push(line []byte) []RedactedLine {
 	it.owned = len(it.body) == 0 || len(line) == 0 || &it.body[0] != &line[0]
 	var dptr string
 	if d.isDelt {
-		dptr = pointer(d.path)
+		if len(findings) > 0 {
+			dptr = pointer(d.path)
+		}
 		it.hole = &hole{key: d.key, path: d.path, origLen: len(d.text)}
 	}
 	for _, f := range findings {

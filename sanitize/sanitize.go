@@ -327,7 +327,7 @@ func (s *sanitizer) add(rec *envelope.Record) error {
 		}
 	}
 	var dptr string
-	if d.isDelt {
+	if d.isDelt && len(findings) > 0 {
 		dptr = pointer(d.path)
 	}
 	for _, f := range findings {
