@@ -1,8 +1,10 @@
 package redact
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -30,6 +32,8 @@ type walker struct {
 	path  []seg
 	// filter holds the rules whose keywords occur somewhere in the line.
 	filter lineFilter
+	// scratch holds the decoded text of the current string value.
+	scratch []byte
 }
 
 // seg is one step of the pointer to the current value: a decoded,
@@ -212,7 +216,8 @@ func (w *walker) pointer() string {
 
 // str handles the string token at w.pos. It returns the decoded text and,
 // for keys, the decoded text after redaction (used in pointers).
-// The returned slices may alias the input.
+// The returned slices may alias the input, and for a value the walker's
+// scratch buffer, which the next string overwrites.
 func (w *walker) str(sc scope, isKey bool) (orig, redacted []byte) {
 	start := w.pos + 1
 	end := start
@@ -231,9 +236,15 @@ func (w *walker) str(sc scope, isKey bool) (orig, redacted []byte) {
 	}
 	w.pos = end + 1
 	raw := w.in[start:end]
-	dec, offs := raw, []int(nil)
+	dec := raw
 	if escaped {
-		dec, offs = decodeJSONString(raw)
+		if isKey {
+			// Keys stay in w.path while their value is walked.
+			dec = decodeJSONString(make([]byte, 0, len(raw)), raw)
+		} else {
+			w.scratch = decodeJSONString(slices.Grow(w.scratch[:0], len(raw)), raw)
+			dec = w.scratch
+		}
 	}
 	edits := w.r.stringEdits(dec, sc, isKey, w.filter)
 	redacted = applySpans(dec, edits)
@@ -257,17 +268,18 @@ func (w *walker) str(sc scope, isKey bool) (orig, redacted []byte) {
 		w.led.add(e.rule, ptr, n)
 	}
 	if w.build {
-		rawPos := func(i int) int {
-			if offs == nil {
-				return start + i
-			}
-			return start + offs[i]
-		}
+		// Edits are sorted and do not overlap, so their bounds ascend.
+		pos := make([]int, 0, 2*len(edits))
 		for _, e := range edits {
-			s := rawPos(e.start)
-			w.out = append(w.out, w.in[w.last:s]...)
+			pos = append(pos, e.start, e.end)
+		}
+		if escaped {
+			rawOffsets(raw, pos)
+		}
+		for k, e := range edits {
+			w.out = append(w.out, w.in[w.last:start+pos[2*k]]...)
 			w.out = append(w.out, e.repl...)
-			w.last = rawPos(e.end)
+			w.last = start + pos[2*k+1]
 		}
 	}
 	return dec, redacted
@@ -373,71 +385,90 @@ func (r *Redactor) truncate(dec []byte, spans []span) []span {
 	return out
 }
 
-// decodeJSONString decodes the content of a JSON string (between the
-// quotes) and returns, for each decoded byte, the offset in raw where the
-// character it belongs to starts, plus one final entry for the end.
-func decodeJSONString(raw []byte) ([]byte, []int) {
-	dec := make([]byte, 0, len(raw))
-	offs := make([]int, 0, len(raw)+1)
+// decodeJSONString appends the decoded content of a JSON string (between
+// the quotes) to dec.
+func decodeJSONString(dec, raw []byte) []byte {
 	for i := 0; i < len(raw); {
-		c := raw[i]
-		if c != '\\' || i+1 >= len(raw) {
-			dec = append(dec, c)
-			offs = append(offs, i)
-			i++
+		if raw[i] != '\\' {
+			j := bytes.IndexByte(raw[i:], '\\')
+			if j < 0 {
+				return append(dec, raw[i:]...)
+			}
+			dec = append(dec, raw[i:i+j]...)
+			i += j
 			continue
 		}
-		start := i
-		var add []byte
-		switch raw[i+1] {
-		case 'n':
-			add = []byte{'\n'}
-		case 't':
-			add = []byte{'\t'}
-		case 'r':
-			add = []byte{'\r'}
-		case 'b':
-			add = []byte{'\b'}
-		case 'f':
-			add = []byte{'\f'}
-		case 'u':
-			if i+6 > len(raw) {
-				add = []byte{raw[i+1]}
-				break
-			}
-			r1 := hex4(raw[i+2 : i+6])
-			if utf16.IsSurrogate(r1) && i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
+		var n int
+		dec, n = appendChar(dec, raw, i)
+		i += n
+	}
+	return dec
+}
+
+// rawOffsets maps positions in the decoded content of a JSON string to
+// offsets in raw (the content between the quotes): a decoded byte maps to
+// where the character it belongs to starts, and the decoded length to
+// len(raw). pos must be in ascending order; it is rewritten in place.
+func rawOffsets(raw []byte, pos []int) {
+	var buf [8]byte
+	d, k := 0, 0
+	for i := 0; i < len(raw) && k < len(pos); {
+		var n int
+		w := 1
+		if raw[i] == '\\' {
+			var c []byte
+			c, n = appendChar(buf[:0], raw, i)
+			w = len(c)
+		} else {
+			n = 1
+		}
+		for k < len(pos) && pos[k] < d+w {
+			pos[k] = i
+			k++
+		}
+		d += w
+		i += n
+	}
+	for ; k < len(pos); k++ {
+		pos[k] = len(raw)
+	}
+}
+
+// appendChar appends the decoding of the character at raw[i] (which may
+// be an escape) and returns how many bytes of raw it took.
+func appendChar(dec, raw []byte, i int) ([]byte, int) {
+	c := raw[i]
+	if c != '\\' || i+1 >= len(raw) {
+		return append(dec, c), 1
+	}
+	switch e := raw[i+1]; e {
+	case 'n':
+		return append(dec, '\n'), 2
+	case 't':
+		return append(dec, '\t'), 2
+	case 'r':
+		return append(dec, '\r'), 2
+	case 'b':
+		return append(dec, '\b'), 2
+	case 'f':
+		return append(dec, '\f'), 2
+	case 'u':
+		if i+6 > len(raw) {
+			return append(dec, e), 2
+		}
+		r1 := hex4(raw[i+2 : i+6])
+		if utf16.IsSurrogate(r1) {
+			if i+12 <= len(raw) && raw[i+6] == '\\' && raw[i+7] == 'u' {
 				if r := utf16.DecodeRune(r1, hex4(raw[i+8:i+12])); r != utf8.RuneError {
-					add = utf8.AppendRune(nil, r)
-					i += 12
-					for range add {
-						offs = append(offs, start)
-					}
-					dec = append(dec, add...)
-					continue
+					return utf8.AppendRune(dec, r), 12
 				}
 			}
-			if utf16.IsSurrogate(r1) {
-				r1 = utf8.RuneError
-			}
-			add = utf8.AppendRune(nil, r1)
-			i += 6
-			for range add {
-				offs = append(offs, start)
-			}
-			dec = append(dec, add...)
-			continue
-		default:
-			add = []byte{raw[i+1]}
+			r1 = utf8.RuneError
 		}
-		i += 2
-		for range add {
-			offs = append(offs, start)
-		}
-		dec = append(dec, add...)
+		return utf8.AppendRune(dec, r1), 6
+	default:
+		return append(dec, e), 2
 	}
-	offs = append(offs, len(raw))
-	return dec, offs
 }
 
 func hex4(b []byte) rune {
