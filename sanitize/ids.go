@@ -29,6 +29,9 @@ var codexItemRe = regexp.MustCompile(`^item_[0-9]+$`)
 type ids struct {
 	m     map[string]string
 	count map[string]int
+	// lens has bit n set when some id in m is n bytes long (255 for 255
+	// and more), so replace looks up only the tokens that can be an id.
+	lens [4]uint64
 }
 
 func newIDs() *ids { return &ids{m: map[string]string{}, count: map[string]int{}} }
@@ -92,6 +95,8 @@ func (d *ids) learn(fam, v string) string {
 		p = fmt.Sprintf("%s_evcap_%04d", fam, d.count[fam])
 	}
 	d.m[v] = p
+	n := min(len(v), 255)
+	d.lens[n>>6] |= 1 << (n & 63)
 	return p
 }
 
@@ -112,6 +117,10 @@ func (d *ids) replace(s string) (string, bool) {
 		for j < len(s) && tokenByte(s[j]) {
 			j++
 		}
+		if !d.mayHold(j - i) {
+			i = j
+			continue
+		}
 		if p, ok := d.m[s[i:j]]; ok {
 			sb.WriteString(s[last:i])
 			sb.WriteString(p)
@@ -124,6 +133,13 @@ func (d *ids) replace(s string) (string, bool) {
 	}
 	sb.WriteString(s[last:])
 	return sb.String(), true
+}
+
+// mayHold reports whether an id of n bytes may be known.
+// Lengths from 255 on share one bit.
+func (d *ids) mayHold(n int) bool {
+	n = min(n, 255)
+	return d.lens[n>>6]&(1<<(n&63)) != 0
 }
 
 func tokenByte(c byte) bool {

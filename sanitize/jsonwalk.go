@@ -1,10 +1,12 @@
 package sanitize
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/evcap/evcap/envelope"
@@ -201,17 +203,81 @@ func endString(b []byte, i int) (int, error) {
 	return 0, errors.New("unterminated string")
 }
 
-// decodeString decodes a JSON string literal (with its quotes).
+// decodeString decodes a JSON string literal (with its quotes). Strings
+// with no escape or only simple ones are decoded here; the rest (UTF-16
+// surrogates, invalid UTF-8, control bytes) by encoding/json, whose result
+// this matches.
 func decodeString(raw []byte) (string, error) {
 	inner := raw[1 : len(raw)-1]
-	if !strings.ContainsRune(string(inner), '\\') && utf8.Valid(inner) {
+	bs := bytes.IndexByte(inner, '\\')
+	if bs < 0 && utf8.Valid(inner) {
 		return string(inner), nil
+	}
+	if bs >= 0 {
+		if s, ok := unescapeSimple(inner); ok {
+			return s, nil
+		}
 	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return "", err
 	}
 	return s, nil
+}
+
+// unescapeSimple decodes the content of a string literal, or reports false
+// when it holds something it leaves to encoding/json.
+func unescapeSimple(inner []byte) (string, bool) {
+	if !utf8.Valid(inner) {
+		return "", false
+	}
+	out := make([]byte, 0, len(inner))
+	last := 0 // start of the run not yet copied
+	for i := 0; i < len(inner); {
+		c := inner[i]
+		if c < 0x20 {
+			return "", false
+		}
+		if c != '\\' {
+			i++
+			continue
+		}
+		out = append(out, inner[last:i]...)
+		if i+1 >= len(inner) {
+			return "", false
+		}
+		switch e := inner[i+1]; e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'n':
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'r':
+			out = append(out, '\r')
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'u':
+			if i+6 > len(inner) {
+				return "", false
+			}
+			r, err := strconv.ParseUint(string(inner[i+2:i+6]), 16, 16)
+			if err != nil || utf16.IsSurrogate(rune(r)) {
+				return "", false
+			}
+			out = utf8.AppendRune(out, rune(r))
+			i += 6
+			last = i
+			continue
+		default:
+			return "", false
+		}
+		i += 2
+		last = i
+	}
+	return string(append(out, inner[last:]...)), true
 }
 
 // pointer renders a path as an RFC 6901 JSON pointer ("~" as "~0", "/"
