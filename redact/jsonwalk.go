@@ -413,15 +413,22 @@ func rawOffsets(raw []byte, pos []int) {
 	var buf [8]byte
 	d, k := 0, 0
 	for i := 0; i < len(raw) && k < len(pos); {
-		var n int
-		w := 1
-		if raw[i] == '\\' {
-			var c []byte
-			c, n = appendChar(buf[:0], raw, i)
-			w = len(c)
-		} else {
-			n = 1
+		if raw[i] != '\\' {
+			// A run without escapes decodes to itself.
+			j := bytes.IndexByte(raw[i:], '\\')
+			if j < 0 {
+				j = len(raw) - i
+			}
+			for k < len(pos) && pos[k] < d+j {
+				pos[k] = i + pos[k] - d
+				k++
+			}
+			d += j
+			i += j
+			continue
 		}
+		c, n := appendChar(buf[:0], raw, i)
+		w := len(c)
 		for k < len(pos) && pos[k] < d+w {
 			pos[k] = i
 			k++

@@ -62,8 +62,13 @@ func slug(p string) string {
 	return string(b)
 }
 
-func (r *Redactor) pathSpans(text []byte, protect func() [][2]int, spans []span, prio int) []span {
-	for _, n := range r.paths {
+// pathSpans finds the needles in text; found is what the keyword set found
+// in text, which says which needles to look for when they have bits.
+func (r *Redactor) pathSpans(text []byte, found uint64, protect func() [][2]int, spans []span, prio int) []span {
+	for k, n := range r.paths {
+		if r.needleBase >= 0 && found&(1<<(r.needleBase+k)) == 0 {
+			continue
+		}
 		for i := 0; ; {
 			j := bytes.Index(text[i:], n.text)
 			if j < 0 {

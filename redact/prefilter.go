@@ -45,7 +45,7 @@ type exactKeyword struct {
 	bit  uint64
 }
 
-// keyword is one literal to find and the bit it sets.
+// keyword is one literal to find and the bits it sets.
 type keyword struct {
 	text []byte
 	fold bool
@@ -206,7 +206,7 @@ func (k *keywordSet) scan(text []byte) uint64 {
 		h := &k.hits[(s-k.firstHit)>>k.shift]
 		found |= h.fold
 		for _, e := range h.exact {
-			if found&e.bit == 0 && string(text[i+1-len(e.text):i+1]) == string(e.text) {
+			if found&e.bit != e.bit && string(text[i+1-len(e.text):i+1]) == string(e.text) {
 				found |= e.bit
 			}
 		}

@@ -32,8 +32,9 @@ func testKeywords(t testing.TB) []keyword {
 			kws = append(kws, keyword{text: k, fold: ru.fold, bit: 1 << i})
 		}
 	}
-	for _, n := range r.paths {
-		kws = append(kws, keyword{text: n.text, bit: 1 << pathsBit})
+	for k, n := range r.paths {
+		// Needles have two bits each, as in buildKeywords.
+		kws = append(kws, keyword{text: n.text, bit: 1<<pathsBit | 1<<(50+k)})
 	}
 	kws = append(kws, keyword{text: []byte(`\/`), bit: 1 << slashBit},
 		keyword{text: []byte("Token"), bit: 1 << 40}, keyword{text: []byte("en"), fold: true, bit: 1 << 41},

@@ -54,6 +54,9 @@ type Redactor struct {
 	intern    map[string]string
 	// keywords finds every rule keyword and path needle in one pass.
 	keywords *keywordSet
+	// needleBase is the bit of the first path needle in what keywords
+	// finds, or -1 when the needles share pathsBit only.
+	needleBase int
 }
 
 // New builds a Redactor. It fails only on an invalid Config.

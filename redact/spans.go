@@ -126,19 +126,27 @@ func (f lineFilter) has(i int) bool {
 
 // buildKeywords compiles the keywords of the first maxFiltered rules (bit
 // i for rule i), the path needles (pathsBit) and the escaped slash
-// (slashBit) into one keywordSet.
+// (slashBit) into one keywordSet. When the bits left over after the rules
+// are enough, each needle also gets one of its own (needleBase+k for
+// needle k), so that pathSpans searches only the needles a string holds.
 func (r *Redactor) buildKeywords() *keywordSet {
 	var kws []keyword
-	for i, ru := range r.rules {
-		if i >= maxFiltered {
-			break
-		}
+	nr := min(len(r.rules), maxFiltered)
+	for i, ru := range r.rules[:nr] {
 		for _, k := range ru.keywords {
 			kws = append(kws, keyword{text: k, fold: ru.fold, bit: 1 << i})
 		}
 	}
-	for _, n := range r.paths {
-		kws = append(kws, keyword{text: n.text, bit: 1 << pathsBit})
+	r.needleBase = -1
+	if nr+len(r.paths) <= maxFiltered {
+		r.needleBase = nr
+	}
+	for k, n := range r.paths {
+		bit := uint64(1) << pathsBit
+		if r.needleBase >= 0 {
+			bit |= 1 << (r.needleBase + k)
+		}
+		kws = append(kws, keyword{text: n.text, bit: bit})
 	}
 	kws = append(kws, keyword{text: []byte(`\/`), bit: 1 << slashBit})
 	return newKeywordSet(kws)
@@ -150,7 +158,8 @@ func (r *Redactor) buildKeywords() *keywordSet {
 // so a line with an escaped slash runs the path and URL rules anyway.
 func (r *Redactor) filterLine(line []byte) lineFilter {
 	found := r.keywords.scan(line)
-	f := lineFilter(found &^ (1 << slashBit))
+	ruleBits := uint64(1)<<min(len(r.rules), maxFiltered) - 1
+	f := lineFilter(found & (ruleBits | 1<<pathsBit))
 	if found&(1<<slashBit) != 0 {
 		for i, ru := range r.rules {
 			if i >= maxFiltered {
@@ -230,7 +239,7 @@ func (r *Redactor) findSpansIn(text []byte, filter lineFilter) []span {
 		spans = r.blobSpans(text, protect, spans, base+1)
 	}
 	if len(r.paths) > 0 && filter.has(pathsBit) && found&(1<<pathsBit) != 0 {
-		spans = r.pathSpans(text, protect, spans, base+2)
+		spans = r.pathSpans(text, found, protect, spans, base+2)
 	}
 	return resolve(spans)
 }
@@ -241,7 +250,7 @@ func resolve(spans []span) []span {
 	if len(spans) < 2 {
 		return spans
 	}
-	slices.SortFunc(spans, func(a, b span) int {
+	cmp := func(a, b span) int {
 		if a.start != b.start {
 			return a.start - b.start
 		}
@@ -249,7 +258,11 @@ func resolve(spans []span) []span {
 			return b.end - a.end
 		}
 		return a.prio - b.prio
-	})
+	}
+	// Spans of one rule come in order; often there is only one rule.
+	if !slices.IsSortedFunc(spans, cmp) {
+		slices.SortFunc(spans, cmp)
+	}
 	out := spans[:1]
 	for _, s := range spans[1:] {
 		if s.start >= out[len(out)-1].end {
@@ -284,12 +297,24 @@ func isB64Byte(c byte) bool { return isAlnum(c) || c == '+' || c == '/' }
 // blobSpans finds long runs of base64 in free text: inline images and
 // binaries pasted into tool output. Runs need all of upper case, lower case
 // and digits so that long words, hex digests and padding runs stay.
+//
+// Only maximal runs count, and one of blobMin bytes or more that starts at
+// or after i covers text[i+blobMin-1]: so when that byte is not base64 the
+// scan jumps past it, and otherwise it finds the run around it.
 func (r *Redactor) blobSpans(text []byte, protect func() [][2]int, spans []span, prio int) []span {
 	for i := 0; i < len(text); {
-		if !isB64Byte(text[i]) {
-			i++
+		p := i + r.blobMin - 1
+		if p >= len(text) {
+			break
+		}
+		if !isB64Byte(text[p]) {
+			i = p + 1
 			continue
 		}
+		for p > i && isB64Byte(text[p-1]) {
+			p--
+		}
+		i = p
 		j := i
 		for j < len(text) && isB64Byte(text[j]) {
 			j++
