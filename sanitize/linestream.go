@@ -3,7 +3,6 @@ package sanitize
 import (
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/redact"
-	"github.com/tidwall/gjson"
 )
 
 // LineOptions configure a LineRedactor.
@@ -46,8 +45,8 @@ type RedactedLine struct {
 // everything at the end of the stream.
 //
 // A LineRedactor is used by one goroutine. Lines are JSON when they start
-// with { or [ and are valid JSON (as envelope.EncodeNativeLine decides),
-// text otherwise; a text line is redacted as text and ends no block.
+// with { or [ and the redactor reads them as JSON (as evcap record stores
+// them), text otherwise; a text line is redacted as text and ends no block.
 type LineRedactor struct {
 	red     *redact.Redactor
 	blocks  *blocks
@@ -86,21 +85,20 @@ func (lr *LineRedactor) Push(line []byte) []RedactedLine {
 	lr.out = lr.out[:0]
 	it := &lineItem{body: line, size: len(line) + 64}
 	var d delta
-	if len(line) > 0 && (line[0] == '{' || line[0] == '[') && gjson.ValidBytes(line) {
-		it.json = true
-		d = lr.blocks.observe(envelope.StageNativeIn, kindJSON, "", line)
+	var findings []redact.Finding
+	if len(line) > 0 && (line[0] == '{' || line[0] == '[') {
+		// The redactor validates as it walks: no second pass over a long
+		// line to learn whether it is JSON.
+		if out, f, err := lr.red.JSON(line); err == nil {
+			it.json, it.body, findings = true, out, f
+			d = lr.blocks.observe(envelope.StageNativeIn, kindJSON, "", line)
+		}
+	}
+	if !it.json {
+		it.body, findings = lr.red.Text(line)
 	}
 	for _, e := range d.ends {
 		lr.blocks.flush(e)
-	}
-	var findings []redact.Finding
-	if it.json {
-		out, f, err := lr.red.JSON(line)
-		if err == nil {
-			it.body, findings = out, f
-		}
-	} else {
-		it.body, findings = lr.red.Text(line)
 	}
 	it.owned = len(it.body) == 0 || len(line) == 0 || &it.body[0] != &line[0]
 	var dptr string
