@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -205,7 +206,9 @@ func (w *Writer) Close() error {
 		w.flushLocked()
 	}
 	if s, ok := w.w.(interface{ Sync() error }); ok && w.err == nil {
-		if err := s.Sync(); err != nil {
+		// A pipe, FIFO or terminal cannot be synced (EINVAL); there is
+		// nothing on disk to make durable then.
+		if err := s.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOTSUP) {
 			w.err = fmt.Errorf("sync capture: %w", err)
 		}
 	}

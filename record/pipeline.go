@@ -59,7 +59,10 @@ type pipeline struct {
 	onIdle  func()
 	exit    exitInfo
 
-	sink       *sink
+	sink *sink
+	// outFile is the -o file, opened once by prepare: opening it a second
+	// time could block (a FIFO) or race with another writer.
+	outFile    *os.File
 	lr         *sanitize.LineRedactor // nil without a redactor
 	opened     bool
 	provider   string
@@ -104,7 +107,8 @@ func (p *pipeline) prepare() error {
 		if err != nil {
 			return fmt.Errorf("capture file: %w", err)
 		}
-		return f.Close()
+		p.outFile = f
+		return nil
 	}
 	if err := os.MkdirAll(p.opts.Dir, 0o755); err != nil {
 		return fmt.Errorf("capture directory: %w", err)
@@ -248,7 +252,7 @@ func (p *pipeline) open() {
 	p.opened = true
 	p.detect()
 	now := p.opts.Now()
-	sk, err := openSink(p.opts.Output, p.opts.Dir, p.provider, now, p.opts.Redactor, p.opts.Now)
+	sk, err := openSink(p.outFile, p.opts.Dir, p.provider, now, p.opts.Redactor, p.opts.Now)
 	if err != nil {
 		p.err = err
 		fmt.Fprintf(p.con, "evcap: cannot record: %v\n", err)
@@ -382,6 +386,9 @@ func (p *pipeline) finish() {
 	p.open()
 	p.con.clear()
 	if p.sink == nil {
+		if p.outFile != nil {
+			p.outFile.Close()
+		}
 		return
 	}
 	p.release()

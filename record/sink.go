@@ -33,25 +33,24 @@ type sink struct {
 	err  error
 }
 
-// openSink creates the capture file: path itself, or a new file named by
-// capture.FileName inside dir.
-func openSink(path, dir, provider string, now time.Time, red *redact.Redactor, clock func() time.Time) (*sink, error) {
+// openSink writes the capture to out (the -o file, already open) or, when
+// out is nil, to a new file named by capture.FileName inside dir.
+func openSink(out *os.File, dir, provider string, now time.Time, red *redact.Redactor, clock func() time.Time) (*sink, error) {
 	id, err := envelope.NewCaptureID(now, rand.Reader)
 	if err != nil {
 		return nil, fmt.Errorf("capture id: %w", err)
 	}
-	flag := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
-	if path == "" {
+	f := out
+	if f == nil {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("capture directory %s: %w", dir, err)
 		}
-		path = filepath.Join(dir, capture.FileName(provider, now, id))
-		flag = os.O_CREATE | os.O_WRONLY | os.O_EXCL
+		f, err = os.OpenFile(filepath.Join(dir, capture.FileName(provider, now, id)), os.O_CREATE|os.O_WRONLY|os.O_EXCL, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("capture file: %w", err)
+		}
 	}
-	f, err := os.OpenFile(path, flag, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("capture file: %w", err)
-	}
+	path := f.Name()
 	return &sink{
 		w:        envelope.NewWriter(f, envelope.WriterOptions{CaptureID: id, Now: clock}),
 		f:        f,
