@@ -223,16 +223,18 @@ func (w *walker) str(sc scope, isKey bool) (orig, redacted []byte) {
 	end := start
 	escaped := false
 	for end < len(w.in) {
-		c := w.in[end]
-		if c == '\\' {
-			escaped = true
-			end += 2
-			continue
-		}
-		if c == '"' {
+		q := bytes.IndexByte(w.in[end:], '"')
+		if q < 0 {
+			end = len(w.in)
 			break
 		}
-		end++
+		e := bytes.IndexByte(w.in[end:end+q], '\\')
+		if e < 0 {
+			end += q
+			break
+		}
+		escaped = true
+		end += e + 2 // the backslash and the byte it escapes
 	}
 	w.pos = end + 1
 	raw := w.in[start:end]

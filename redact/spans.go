@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/base64"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strconv"
@@ -174,15 +175,6 @@ func (r *Redactor) filterLine(line []byte) lineFilter {
 	return f
 }
 
-// mayMatch is the prefilter of rule prio on text, given what the keyword
-// set found in text.
-func (r *Redactor) mayMatch(prio int, found uint64, text []byte) bool {
-	if prio < maxFiltered {
-		return found&(1<<prio) != 0
-	}
-	return r.rules[prio].mayMatch(text)
-}
-
 func (r *Redactor) findSpansIn(text []byte, filter lineFilter) []span {
 	if len(text) < r.minLen {
 		return nil
@@ -201,34 +193,16 @@ func (r *Redactor) findSpansIn(text []byte, filter lineFilter) []span {
 		found = r.keywords.scan(text)
 	}
 	var spans []span
-	for prio, ru := range r.rules {
-		if !filter.has(prio) || !r.mayMatch(prio, found, text) {
-			continue
-		}
-		for _, m := range ru.re.FindAllSubmatchIndex(text, -1) {
-			s, e := m[2*ru.group], m[2*ru.group+1]
-			if s < 0 || s == e {
-				continue
-			}
-			if ru.leftEdge && !leftBoundary(text, s) || ru.rightEdge && !rightBoundary(text, e) {
-				continue
-			}
-			if ru.mixed && !(hasDigit(text[s:e]) && (hasUpper(text[s:e]) || hasLower(text[s:e]))) {
-				continue
-			}
-			if ru.accept != nil && !ru.accept(text, m) {
-				continue
-			}
-			p := protect()
-			if overlapsAny(s, e, p) || inside(m[0], p) || r.allowed(text[s:e]) {
-				continue
-			}
-			spans = append(spans, span{start: s, end: e, rule: ru.id, repl: redactedToken(ru.id), prio: prio})
-			if ru.extra != nil {
-				if xs, xe, ok := ru.extra(text, [2]int{s, e}); ok && !overlapsAny(xs, xe, p) && !r.allowed(text[xs:xe]) && !r.disabled[ru.extraID] {
-					spans = append(spans, span{start: xs, end: xe, rule: ru.extraID, repl: redactedToken(ru.extraID), prio: prio})
-				}
-			}
+	// Rules with a bit run when the line and the text hold one of their
+	// keywords, in priority order; the rest (past maxFiltered) test their
+	// keywords themselves.
+	nr := min(len(r.rules), maxFiltered)
+	for run := uint64(filter) & found & (1<<nr - 1); run != 0; run &= run - 1 {
+		spans = r.ruleSpans(bits.TrailingZeros64(run), text, protect, spans)
+	}
+	for prio := nr; prio < len(r.rules); prio++ {
+		if r.rules[prio].mayMatch(text) {
+			spans = r.ruleSpans(prio, text, protect, spans)
 		}
 	}
 	base := len(r.rules)
@@ -242,6 +216,37 @@ func (r *Redactor) findSpansIn(text []byte, filter lineFilter) []span {
 		spans = r.pathSpans(text, found, protect, spans, base+2)
 	}
 	return resolve(spans)
+}
+
+// ruleSpans adds the matches of rule prio in text.
+func (r *Redactor) ruleSpans(prio int, text []byte, protect func() [][2]int, spans []span) []span {
+	ru := r.rules[prio]
+	for _, m := range ru.re.FindAllSubmatchIndex(text, -1) {
+		s, e := m[2*ru.group], m[2*ru.group+1]
+		if s < 0 || s == e {
+			continue
+		}
+		if ru.leftEdge && !leftBoundary(text, s) || ru.rightEdge && !rightBoundary(text, e) {
+			continue
+		}
+		if ru.mixed && !(hasDigit(text[s:e]) && (hasUpper(text[s:e]) || hasLower(text[s:e]))) {
+			continue
+		}
+		if ru.accept != nil && !ru.accept(text, m) {
+			continue
+		}
+		p := protect()
+		if overlapsAny(s, e, p) || inside(m[0], p) || r.allowed(text[s:e]) {
+			continue
+		}
+		spans = append(spans, span{start: s, end: e, rule: ru.id, repl: redactedToken(ru.id), prio: prio})
+		if ru.extra != nil {
+			if xs, xe, ok := ru.extra(text, [2]int{s, e}); ok && !overlapsAny(xs, xe, p) && !r.allowed(text[xs:xe]) && !r.disabled[ru.extraID] {
+				spans = append(spans, span{start: xs, end: xe, rule: ru.extraID, repl: redactedToken(ru.extraID), prio: prio})
+			}
+		}
+	}
+	return spans
 }
 
 // resolve keeps, from left to right, the longest span at each start (the

@@ -23,7 +23,19 @@ func IsPseudonym(s string) bool { return pseudonymRe.MatchString(s) }
 // call, event, permission and question ids.
 var idPrefixes = []string{"toolu_", "srvtoolu_", "msg_", "req_", "ses_", "prt_", "call_", "evt_", "per_", "que_"}
 
-var codexItemRe = regexp.MustCompile(`^item_[0-9]+$`)
+// isCodexItem reports a Codex item id: "item_" and decimal digits.
+func isCodexItem(v string) bool {
+	rest, ok := strings.CutPrefix(v, "item_")
+	if !ok || rest == "" {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if rest[i] < '0' || rest[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // ids maps volatile ids to pseudonyms, consistently for a whole capture.
 type ids struct {
@@ -73,7 +85,7 @@ func family(key, v string) string {
 			return "tool"
 		}
 	case "id":
-		if codexItemRe.MatchString(v) {
+		if isCodexItem(v) {
 			return "item"
 		}
 	}
@@ -142,9 +154,17 @@ func (d *ids) mayHold(n int) bool {
 	return d.lens[n>>6]&(1<<(n&63)) != 0
 }
 
-func tokenByte(c byte) bool {
-	return c == '_' || c == '-' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+func tokenByte(c byte) bool { return tokenBytes[c] }
+
+// tokenBytes marks the bytes of an id token: letters, digits, "_" and "-".
+var tokenBytes = [256]bool{'_': true, '-': true,
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true,
+	'a': true, 'b': true, 'c': true, 'd': true, 'e': true, 'f': true, 'g': true, 'h': true, 'i': true, 'j': true,
+	'k': true, 'l': true, 'm': true, 'n': true, 'o': true, 'p': true, 'q': true, 'r': true, 's': true, 't': true,
+	'u': true, 'v': true, 'w': true, 'x': true, 'y': true, 'z': true,
+	'A': true, 'B': true, 'C': true, 'D': true, 'E': true, 'F': true, 'G': true, 'H': true, 'I': true, 'J': true,
+	'K': true, 'L': true, 'M': true, 'N': true, 'O': true, 'P': true, 'Q': true, 'R': true, 'S': true, 'T': true,
+	'U': true, 'V': true, 'W': true, 'X': true, 'Y': true, 'Z': true}
 
 func isToken(s string) bool {
 	for i := 0; i < len(s); i++ {

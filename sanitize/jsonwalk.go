@@ -192,13 +192,16 @@ func endString(b []byte, i int) (int, error) {
 	if i >= len(b) || b[i] != '"' {
 		return 0, errors.New("expected string")
 	}
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, nil
+	for j := i + 1; j < len(b); {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			break
 		}
+		e := bytes.IndexByte(b[j:j+q], '\\')
+		if e < 0 {
+			return j + q + 1, nil
+		}
+		j += e + 2 // the backslash and the byte it escapes
 	}
 	return 0, errors.New("unterminated string")
 }
