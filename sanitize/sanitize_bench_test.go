@@ -9,6 +9,7 @@ import (
 	"github.com/evcap/evcap/capture"
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/redact"
 	"github.com/evcap/evcap/sanitize"
 )
 
@@ -50,6 +51,49 @@ func BenchmarkSanitize(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkLineRedactor pushes every line of a generated run (8 MB of CLI
+// output, secrets planted every 20 turns) through a LineRedactor, as evcap
+// record does between the agent's stdout and the capture. ns/line is the
+// redaction CPU per line that record's per-line budget has to cover.
+func BenchmarkLineRedactor(b *testing.B) {
+	for _, p := range gen.Providers {
+		b.Run(p, func(b *testing.B) {
+			var raw bytes.Buffer
+			if _, err := gen.Write(&raw, gen.Options{Provider: p, Size: 8 << 20, Seed: 1, SecretEvery: 20}); err != nil {
+				b.Fatal(err)
+			}
+			var ls [][]byte
+			lr := lines.NewReader(bytes.NewReader(raw.Bytes()))
+			for {
+				l, err := lr.Next()
+				if err != nil {
+					break
+				}
+				ls = append(ls, bytes.Clone(l))
+			}
+			red, err := redact.New(redact.Options{Home: "/home/dev", Project: "/home/dev/src/app", Temp: []string{"/tmp"}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(raw.Len()))
+			b.ReportAllocs()
+			out := 0
+			for b.Loop() {
+				out = 0
+				r := sanitize.NewLineRedactor(red, sanitize.LineOptions{})
+				for _, l := range ls {
+					out += len(r.Push(l))
+				}
+				out += len(r.Flush())
+			}
+			if out != len(ls) {
+				b.Fatalf("%d lines out of %d", out, len(ls))
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ls)), "ns/line")
 		})
 	}
 }
