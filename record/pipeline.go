@@ -89,7 +89,7 @@ type pipeline struct {
 }
 
 func newPipeline(opts *Options, argv []string, cliName string) *pipeline {
-	p := &pipeline{opts: opts, q: newQueue(opts.QueueBytes), st: &stats{}, started: opts.Now(),
+	p := &pipeline{opts: opts, q: newQueue(opts.QueueBytes, opts.StallTimeout), st: &stats{}, started: opts.Now(),
 		argv: argv, cliName: cliName, provider: opts.Provider}
 	p.con = newConsole(opts.Console, opts.Status, func() string { return p.st.line(opts.Now().Sub(p.started)) })
 	return p

@@ -3,6 +3,7 @@ package record
 import (
 	"bytes"
 	"sync"
+	"time"
 )
 
 // stream names where a chunk of native output came from.
@@ -33,17 +34,28 @@ type chunk struct {
 }
 
 // queue hands chunks from the readers of the child's pipes to the one
-// goroutine that writes the capture. It never blocks a reader: when more
-// than limit bytes wait, a new chunk is dropped and counted, and the count
-// is queued as a gap mark before the next chunk of that stream that fits,
-// so the capture says what it lost instead of losing it silently. That
-// keeps a slow disk from slowing the agent or the --passthrough pipeline.
+// goroutine that writes the capture, with at most limit bytes waiting.
+//
+// When the queue is full and the writer is making progress (it released
+// bytes within the last stall period), push waits: the reader stops
+// reading, the pipe fills, and the backpressure reaches the child, so a
+// capture that is merely slower than the child loses nothing. When the
+// writer made no progress for a whole stall period (a stuck disk or FIFO),
+// push stops waiting and drops: the chunk is counted, and the count is
+// queued as a gap mark before the next chunk of that stream that fits, so
+// the capture says what it lost instead of losing it silently, and a stuck
+// capture never holds up the agent or the --passthrough pipeline for long.
 type queue struct {
-	mu      sync.Mutex
-	items   []chunk
-	bytes   int
-	limit   int
-	dropped [2]struct {
+	mu    sync.Mutex
+	items []chunk
+	bytes int
+	limit int
+	// stall is how long a full queue waits for the writer to release
+	// bytes before it starts dropping; lastProgress is when it last did.
+	stall        time.Duration
+	lastProgress time.Time
+	space        chan struct{}
+	dropped      [2]struct {
 		bytes, newlines int64
 		endsLine        bool
 	}
@@ -51,14 +63,30 @@ type queue struct {
 	notify chan struct{}
 }
 
-func newQueue(limit int) *queue {
-	return &queue{limit: limit, notify: make(chan struct{}, 1)}
+func newQueue(limit int, stall time.Duration) *queue {
+	return &queue{limit: limit, stall: stall, lastProgress: time.Now(),
+		notify: make(chan struct{}, 1), space: make(chan struct{}, 1)}
 }
 
-// push queues a copy of data. It reports false when data was dropped.
+// push queues a copy of data, waiting while the queue is full and the
+// writer is still making progress. It reports false when data was dropped.
 func (q *queue) push(s stream, data []byte) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	for !q.closed && q.bytes > 0 && q.bytes+len(data) > q.limit {
+		wait := q.stall - time.Since(q.lastProgress)
+		if wait <= 0 {
+			break
+		}
+		q.mu.Unlock()
+		t := time.NewTimer(wait)
+		select {
+		case <-q.space:
+		case <-t.C:
+		}
+		t.Stop()
+		q.mu.Lock()
+	}
 	if q.closed {
 		return false
 	}
@@ -112,9 +140,14 @@ func (q *queue) take() ([]chunk, bool) {
 	return items, q.closed
 }
 
-// done releases n bytes taken earlier.
+// done releases n bytes taken earlier: the writer's progress.
 func (q *queue) done(n int) {
 	q.mu.Lock()
 	q.bytes -= n
+	q.lastProgress = time.Now()
 	q.mu.Unlock()
+	select {
+	case q.space <- struct{}{}:
+	default:
+	}
 }

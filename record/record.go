@@ -17,8 +17,11 @@ const (
 	// after it exited (a grandchild may hold them open).
 	DefaultDrainTimeout = 2 * time.Second
 	// DefaultQueueBytes bounds the output waiting to be written to the
-	// capture; more is dropped and recorded as a gap.
-	DefaultQueueBytes = 32 << 20
+	// capture. A full queue holds the child back while the capture writer
+	// makes progress, and drops (recorded as a gap) once the writer has
+	// made none for DefaultStallTimeout.
+	DefaultQueueBytes   = 32 << 20
+	DefaultStallTimeout = 2 * time.Second
 	// DefaultDetectLines and DefaultDetectWait bound how much output is
 	// held back before the capture file is opened: until the provider and
 	// the CLI's version are known, this many stdout lines were read, or
@@ -81,6 +84,8 @@ type Options struct {
 
 	DrainTimeout time.Duration
 	QueueBytes   int
+	// StallTimeout: see DefaultStallTimeout.
+	StallTimeout time.Duration
 	DetectLines  int
 	DetectWait   time.Duration
 }
@@ -100,6 +105,9 @@ func (o *Options) defaults() {
 	}
 	if o.QueueBytes <= 0 {
 		o.QueueBytes = DefaultQueueBytes
+	}
+	if o.StallTimeout <= 0 {
+		o.StallTimeout = DefaultStallTimeout
 	}
 	if o.DetectLines <= 0 {
 		o.DetectLines = DefaultDetectLines
