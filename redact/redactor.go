@@ -124,7 +124,27 @@ func (r *Redactor) allowed(s []byte) bool {
 // delta on its own). Findings have an empty Pointer. When nothing matches,
 // the input slice itself is returned.
 func (r *Redactor) Text(text []byte) ([]byte, []Finding) {
+	return r.applyText(text, r.findSpans(text))
+}
+
+// TextValue redacts text that is stored on its own as one JSON string (a
+// line that was not JSON, kept as a string payload). It is Text, and also
+// cuts text longer than MaxString to a head and a tail around a
+// [TRUNCATED:original <n> bytes] marker, as JSON does with a long string
+// value, so the string it gives back is one JSON would keep whole. The
+// large-string finding's OriginalLength is the whole text's length, as in
+// JSON.
+func (r *Redactor) TextValue(text []byte) ([]byte, []Finding) {
 	spans := r.findSpans(text)
+	if r.maxString > 0 && len(text) > r.maxString && !r.disabled[RuleLargeString] {
+		spans = r.truncate(text, spans)
+	}
+	return r.applyText(text, spans)
+}
+
+// applyText replaces the spans of text and lists them as findings with an
+// empty Pointer.
+func (r *Redactor) applyText(text []byte, spans []span) ([]byte, []Finding) {
 	if len(spans) == 0 {
 		return text, nil
 	}
@@ -135,7 +155,11 @@ func (r *Redactor) Text(text []byte) ([]byte, []Finding) {
 		out = append(out, text[last:s.start]...)
 		out = append(out, s.repl...)
 		last = s.end
-		l.add(s.rule, "", s.end-s.start)
+		n := s.end - s.start
+		if s.rule == RuleLargeString {
+			n = len(text)
+		}
+		l.add(s.rule, "", n)
 	}
 	return append(out, text[last:]...), l.list
 }

@@ -12,6 +12,11 @@
 //     ("#/agent", "#/futureField/token"), never confused with a pointer
 //     into the payload. provider and stage are kept: they choose how a
 //     record is read.
+//   - A native or stderr line that was not valid UTF-8 (stored by record
+//     as base64) is written back as a JSON string, each run of invalid
+//     bytes replaced by U+FFFD (ledger rule RuleInvalidUTF8), and redacted
+//     as text. A text line longer than MaxString is cut to a head and a
+//     tail as redact cuts a long JSON string, so the output passes Scan.
 //   - Streamed deltas are redacted per block (see below), so a secret split
 //     across deltas loses every piece in every delta, and the normalized
 //     deltas and legacy markers made from the same text are redacted alike.

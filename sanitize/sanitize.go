@@ -294,10 +294,21 @@ func (s *sanitizer) add(rec *envelope.Record) error {
 	s.rep.Records++
 	s.clock.begin(rec.Timestamp)
 	kind, prefix, body := split(rec)
+	var utfLedger []envelope.Redaction
+	text, runs, n, binary := binaryLine(rec)
+	if binary {
+		// A line that was not valid UTF-8: written back as text, so the
+		// sanitized capture is readable and its text is redacted.
+		kind, prefix, body = kindText, "", text
+		if runs > 0 {
+			utfLedger = append(utfLedger, envelope.Redaction{Rule: RuleInvalidUTF8, Pointer: "", Count: runs, OriginalLength: n})
+		}
+	}
 	if err := s.learnProject(rec, body); err != nil {
 		return err
 	}
-	it := &item{rec: rec, kind: kind, prefix: prefix, body: body, size: len(rec.Payload) + 256}
+	it := &item{rec: rec, kind: kind, prefix: prefix, body: body, size: len(rec.Payload) + 256,
+		dirty: binary, ledger: utfLedger}
 	if kind == kindText && body == nil {
 		// A string payload that does not decode cannot be rewritten.
 		return errors.New("payload string does not decode")
@@ -311,7 +322,9 @@ func (s *sanitizer) add(rec *envelope.Record) error {
 	var findings []redact.Finding
 	switch kind {
 	case kindText:
-		out, f := s.red.Text(body)
+		// TextValue also cuts a string JSON would cut, so the output
+		// passes Scan.
+		out, f := s.red.TextValue(body)
 		findings = f
 		if len(f) > 0 {
 			it.body, it.dirty = out, true
