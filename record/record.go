@@ -20,7 +20,7 @@ const (
 	// capture. A full queue holds the child back while the capture writer
 	// makes progress, and drops (recorded as a gap) once the writer has
 	// made none for DefaultStallTimeout.
-	DefaultQueueBytes   = 32 << 20
+	DefaultQueueBytes   = 8 << 20
 	DefaultStallTimeout = 2 * time.Second
 	// DefaultDetectLines and DefaultDetectWait bound how much output is
 	// held back before the capture file is opened: until the provider and
