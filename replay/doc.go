@@ -28,6 +28,11 @@
 // a normalizer that reads snapshots as pieces fails at the first native
 // line whose text it repeats.
 //
+// RunCapture replays a capture file; in native mode against the recorded
+// normalized_out it streams the capture in constant memory (falling back to
+// the in-memory path when sequences are not in order) and reports exactly
+// what LoadCapture followed by Run would.
+//
 // The package declares the Normalizer and Renderer interfaces it consumes
 // and imports no normalizer or renderer: callers pass their own, which is
 // how other Go projects replay evcap fixtures through their code (see

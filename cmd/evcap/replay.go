@@ -96,17 +96,59 @@ func loadReplayInput(path string) (*fixtures.Fixture, string, error) {
 	return fx, "", err
 }
 
+// openStreamable opens path for replay.RunCapture when it is a capture
+// file replayed in plain native mode (no --rechunk, --cumulative or
+// --update, which need the whole capture or a fixture directory) and
+// returns its provider; ok is false when the in-memory path should run
+// (and report any error reading the start of the file).
+func openStreamable(path string, f replayFlags) (*os.File, string, bool) {
+	if f.mode != string(replay.ModeNative) || f.format == "legacy" || f.rechunk >= 0 || f.cumulative || f.update {
+		return nil, "", false
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.IsDir() {
+		return nil, "", false
+	}
+	file, err := os.Open(path)
+	if err != nil {
+		return nil, "", false
+	}
+	provider, err := replay.CaptureProvider(file, path)
+	if err == nil {
+		_, err = file.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		file.Close()
+		return nil, "", false
+	}
+	return file, provider, true
+}
+
 func runReplay(s streams, path string, f replayFlags) error {
 	bad := func(err error) error { return &exitError{code: 2, err: err} }
-	fx, goldDir, err := loadReplayInput(path)
-	if err != nil {
-		return bad(err)
+	// A capture file in plain native mode is streamed (replay.RunCapture);
+	// everything else is loaded whole.
+	var (
+		fx       *fixtures.Fixture
+		provider string
+		goldDir  string
+	)
+	capture, provider, ok := openStreamable(path, f)
+	if ok {
+		defer capture.Close()
+	} else {
+		var err error
+		fx, goldDir, err = loadReplayInput(path)
+		if err != nil {
+			return bad(err)
+		}
+		provider = fx.Provider
 	}
 	opts := replay.Options{Mode: replay.Mode(f.mode)}
 	if f.format == "legacy" {
 		opts.Mode = replay.ModeLegacy
 	}
-	if _, err := newNormalizer(fx.Provider); err != nil {
+	if _, err := newNormalizer(provider); err != nil {
 		return bad(fmt.Errorf("%s: %w", path, err))
 	}
 	if f.cumulative && (f.rechunk < 0 || opts.Mode != replay.ModeNative) {
@@ -119,10 +161,10 @@ func runReplay(s streams, path string, f replayFlags) error {
 		return bad(errors.New("--cumulative makes its own cumulative input from a capture of deltas; drop --cumulative-deltas"))
 	}
 	base := normOptions{cumulativeDeltas: f.cumulativeDeltas}
-	opts.Normalizer = func() replay.Normalizer { n, _ := newNormalizerWith(fx.Provider, base); return n }
+	opts.Normalizer = func() replay.Normalizer { n, _ := newNormalizerWith(provider, base); return n }
 	if f.cumulative {
 		opts.CumulativeNormalizer = func() replay.Normalizer {
-			n, _ := newNormalizerWith(fx.Provider, normOptions{cumulativeDeltas: true})
+			n, _ := newNormalizerWith(provider, normOptions{cumulativeDeltas: true})
 			return n
 		}
 	}
@@ -170,7 +212,12 @@ func runReplay(s streams, path string, f replayFlags) error {
 		fmt.Fprintf(s.out, "wrote %s\n", name)
 		return nil
 	}
-	err = replay.Run(fx, opts)
+	var err error
+	if capture != nil {
+		err = replay.RunCapture(capture, path, opts)
+	} else {
+		err = replay.Run(fx, opts)
+	}
 	var m *replay.Mismatch
 	switch {
 	case err == nil:
