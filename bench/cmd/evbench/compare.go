@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,10 +141,22 @@ func compare(c config) error {
 }
 
 // droppedBytes reads capture.end's droppedBytes from the last line of a
-// capture ("?" when it cannot).
+// capture ("?" when it cannot). Only the file's tail is read: captures
+// here are hundreds of MB, and capture.end is a short last line.
 func droppedBytes(path string) string {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
+		return "?"
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "?"
+	}
+	const tail = 64 << 10
+	off := max(st.Size()-tail, 0)
+	data := make([]byte, st.Size()-off)
+	if _, err := f.ReadAt(data, off); err != nil && err != io.EOF {
 		return "?"
 	}
 	data = bytes.TrimRight(data, "\n")
