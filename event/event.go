@@ -20,9 +20,23 @@
 //	result       completed, failed            Result
 //	error        failed                       Error
 //	retry        updated                      Retry
-//	permission   started, completed           Permission
+//	permission   started, completed           Permission (request, then reply)
 //	status       updated                      Status
+//	rate_limit   updated                      RateLimit
+//	hook         started, updated, completed, failed   Hook
+//	agent        started, updated, completed, failed   Agent (a subagent's own life)
 //	unknown      updated                      NativeType (the raw line stays in the capture)
+//
+// Subagents: every event that belongs to a subagent's work (its text, its
+// tool calls and results, its usage) carries ParentToolCallID, the id of the
+// tool call that started it (Claude's Task/Agent tool use, a Codex
+// collab_tool_call, the opencode task tool call that made a child session),
+// and Agent, the subagent's identity as far as the provider tells it. Events
+// of the main agent have neither, so a consumer that ignores them still
+// sees every event, just without the nesting.
+//
+// A text event may carry MessagePhase when the provider says what the text
+// is for: commentary between tool calls, or the final answer.
 //
 // A delta event carries only the new piece of text; a completed thinking or
 // text event carries the whole block text, so a consumer that ignores deltas
@@ -56,12 +70,16 @@ const (
 	KindRetry      Kind = "retry"
 	KindPermission Kind = "permission"
 	KindStatus     Kind = "status"
+	KindRateLimit  Kind = "rate_limit"
+	KindHook       Kind = "hook"
+	KindAgent      Kind = "agent"
 	KindUnknown    Kind = "unknown"
 )
 
 // Kinds lists every Kind in a stable order (for schemas, censuses and tests).
 var Kinds = []Kind{KindInit, KindThinking, KindText, KindTool, KindToolResult, KindUsage,
-	KindResult, KindError, KindRetry, KindPermission, KindStatus, KindUnknown}
+	KindResult, KindError, KindRetry, KindPermission, KindStatus, KindRateLimit, KindHook,
+	KindAgent, KindUnknown}
 
 // Phase says where in its life the thing an event describes is.
 type Phase string
@@ -90,6 +108,15 @@ type Event struct {
 	MessageID  string `json:"messageId,omitempty"`
 	PartID     string `json:"partId,omitempty"`
 	ToolCallID string `json:"toolCallId,omitempty"`
+	// ParentToolCallID is set on every event of a subagent's work: the id
+	// of the tool call that started the subagent. Empty for the main agent.
+	ParentToolCallID string `json:"parentToolCallId,omitempty"`
+	// Agent names the subagent an event belongs to (with ParentToolCallID),
+	// or, on an agent event, the subagent the event is about.
+	Agent *Agent `json:"agent,omitempty"`
+	// MessagePhase says what a text is for, when the provider tells:
+	// MessagePhaseCommentary or MessagePhaseFinalAnswer.
+	MessagePhase MessagePhase `json:"messagePhase,omitempty"`
 
 	// Text is the new piece (delta) or the whole block (completed) of a
 	// thinking or text event.
@@ -102,6 +129,8 @@ type Event struct {
 	Error      *Error      `json:"error,omitempty"`
 	Retry      *Retry      `json:"retry,omitempty"`
 	Permission *Permission `json:"permission,omitempty"`
+	RateLimit  *RateLimit  `json:"rateLimit,omitempty"`
+	Hook       *Hook       `json:"hook,omitempty"`
 
 	// Status is a short provider status word ("requesting", "busy", "idle").
 	Status string `json:"status,omitempty"`
@@ -175,10 +204,70 @@ type Retry struct {
 	Error      string `json:"error,omitempty"`
 }
 
-// Permission is a request to approve a tool use, or the answer to one.
+// Permission is a request to approve a tool use (phase started), or the
+// answer to one (phase completed). ID ties the two together; the event's
+// ToolCallID names the tool call, when the provider says. Summary is the
+// same safe display line a tool event would carry; Reply is the provider's
+// answer word ("allow", "deny", "once", "always", "reject"); Message is the
+// reason the provider gave with a request or a denial.
 type Permission struct {
 	ID       string   `json:"id,omitempty"`
 	Tool     string   `json:"tool,omitempty"`
+	Summary  string   `json:"summary,omitempty"`
 	Patterns []string `json:"patterns,omitempty"`
 	Reply    string   `json:"reply,omitempty"`
+	Message  string   `json:"message,omitempty"`
 }
+
+// Agent is a subagent's identity (ID, Name) and, on agent events, what the
+// provider reports about its life. ID is the provider's own id for it (a
+// Claude task_id, a Codex receiver thread id, an opencode child session id);
+// Name is its type or configured name ("general-purpose", "explore").
+type Agent struct {
+	ID          string `json:"id,omitempty"`
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Status is the provider's word for where the subagent is ("running",
+	// "completed", "failed", "stopped"); set on agent events only.
+	Status string `json:"status,omitempty"`
+	// Summary is the provider's closing summary of the subagent's work.
+	Summary string `json:"summary,omitempty"`
+}
+
+// RateLimit is the provider's report on a usage limit: Status "allowed",
+// "allowed_warning" or "rejected"; Type the window ("five_hour",
+// "seven_day"); ResetsAt the Unix time in seconds when it resets;
+// Utilization the used fraction (0..1) when reported.
+type RateLimit struct {
+	Status      string  `json:"status,omitempty"`
+	Type        string  `json:"type,omitempty"`
+	ResetsAt    int64   `json:"resetsAt,omitempty"`
+	Utilization float64 `json:"utilization,omitempty"`
+}
+
+// Hook is a user-configured hook run by the agent CLI. ID ties the started,
+// updated and completed events of one run together; Event is the hook event
+// ("PreToolUse", "SessionStart"); Name the hook's display name
+// ("PreToolUse:Bash"); Outcome the provider's verdict ("success", "error",
+// "cancelled"); ExitCode the command's status when it ran one; Output what
+// the hook printed, cut for display.
+type Hook struct {
+	ID       string `json:"id,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Event    string `json:"event,omitempty"`
+	Outcome  string `json:"outcome,omitempty"`
+	ExitCode *int   `json:"exitCode,omitempty"`
+	Output   string `json:"output,omitempty"`
+}
+
+// MessagePhase says what a text message is for.
+type MessagePhase string
+
+// The message phases a provider can report.
+const (
+	// MessagePhaseCommentary is text said along the way (between tool
+	// calls), not the answer.
+	MessagePhaseCommentary MessagePhase = "commentary"
+	// MessagePhaseFinalAnswer is the text meant as the run's answer.
+	MessagePhaseFinalAnswer MessagePhase = "final_answer"
+)

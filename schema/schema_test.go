@@ -105,7 +105,8 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		"tool": reflect.TypeOf(event.Tool{}), "toolResult": reflect.TypeOf(event.ToolResult{}),
 		"usage": reflect.TypeOf(event.Usage{}), "result": reflect.TypeOf(event.Result{}),
 		"error": reflect.TypeOf(event.Error{}), "retry": reflect.TypeOf(event.Retry{}),
-		"permission": reflect.TypeOf(event.Permission{}),
+		"permission": reflect.TypeOf(event.Permission{}), "rateLimit": reflect.TypeOf(event.RateLimit{}),
+		"hook": reflect.TypeOf(event.Hook{}), "agent": reflect.TypeOf(event.Agent{}),
 	} {
 		var sub schemaDoc
 		if err := json.Unmarshal(ev.Properties[prop], &sub); err != nil {
