@@ -13,6 +13,7 @@
 package capture
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"runtime"
@@ -337,4 +338,38 @@ func (c *Capturer) Close(end End) error {
 		return fmt.Errorf("capture: %w", err)
 	}
 	return c.Err()
+}
+
+// Request is the payload of a native_out http.request record: a request
+// made to an agent server on the integration's behalf. Body is the
+// request body when it is JSON (null otherwise).
+type Request struct {
+	Method string          `json:"method"`
+	Path   string          `json:"path"`
+	Body   json.RawMessage `json:"body"`
+}
+
+// Input records one line the integration wrote to the agent's standard
+// input (without its newline) as a native_out record.
+func (c *Capturer) Input(line []byte) int64 {
+	if c == nil {
+		return 0
+	}
+	payload, kind := envelope.EncodeNativeLine(line)
+	eventType := envelope.EventNonJSON
+	if kind == envelope.NativeJSON {
+		eventType = NativeEventType(line)
+	} else {
+		payload = append([]byte(nil), payload...)
+	}
+	return c.write(envelope.StageNativeOut, eventType, payload, nil)
+}
+
+// WrapInput returns a writer that passes every write to w (the agent's
+// stdin) unchanged and records each complete line as native_out.
+func (c *Capturer) WrapInput(w io.Writer) io.Writer {
+	if c == nil {
+		return w
+	}
+	return &tapWriter{w: w, split: lines.Splitter{Fn: func(l []byte) { c.Input(l) }}}
 }

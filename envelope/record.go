@@ -33,6 +33,11 @@ type Stage string
 const (
 	// StageNativeIn: a line the agent CLI printed (or a stderr line).
 	StageNativeIn Stage = "native_in"
+	// StageNativeOut: what the integration sent to the agent: a line it
+	// wrote to the CLI's stdin (stream-json input: user messages,
+	// control_response, interrupts), or an HTTP request made to an agent
+	// server (eventType http.request).
+	StageNativeOut Stage = "native_out"
 	// StageNormalizedOut: a normalized event (package event) as JSON.
 	StageNormalizedOut Stage = "normalized_out"
 	// StageLegacyOut: a compatibility marker line, e.g. [CONTENT_DELTA].
@@ -46,7 +51,7 @@ const (
 )
 
 // Stages lists every stage in pipeline order.
-var Stages = []Stage{StageNativeIn, StageNormalizedOut, StageLegacyOut, StageHandlerIn, StageRenderIn, StageMeta}
+var Stages = []Stage{StageNativeIn, StageNativeOut, StageNormalizedOut, StageLegacyOut, StageHandlerIn, StageRenderIn, StageMeta}
 
 // Valid reports whether s is one of the known stages.
 func (s Stage) Valid() bool {
@@ -69,6 +74,9 @@ const (
 	EventStderr = "stderr"
 	// EventGap: bytes the capture had to drop (the payload says how many).
 	EventGap = "gap"
+	// EventHTTPRequest: a native_out record of an HTTP request; the payload
+	// is {"method","path","body"} (capture.Request).
+	EventHTTPRequest = "http.request"
 )
 
 // Redaction is one entry of a record's redaction ledger: what rule changed

@@ -39,14 +39,30 @@ func Command(argv []string, opts Options) (Result, error) {
 		return Result{ExitCode: 1}, fmt.Errorf("record: stderr pipe: %w", err)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	var inW *os.File
 	if opts.Stdin != nil {
 		cmd.Stdin = opts.Stdin
+		if opts.RecordStdin {
+			inR, w, err := os.Pipe()
+			if err != nil {
+				outR.Close()
+				outW.Close()
+				errR.Close()
+				errW.Close()
+				return Result{ExitCode: 1}, fmt.Errorf("record: stdin pipe: %w", err)
+			}
+			cmd.Stdin, inW = inR, w
+			defer inR.Close()
+		}
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	cmd.SysProcAttr = childAttr()
 	startErr := cmd.Start()
 	outW.Close()
 	errW.Close()
+	if f, ok := cmd.Stdin.(*os.File); ok && inW != nil {
+		f.Close() // the child has its own copy
+	}
 
 	done := make(chan error, 1)
 	go func() { done <- p.run() }()
@@ -54,6 +70,9 @@ func Command(argv []string, opts Options) (Result, error) {
 	if startErr != nil {
 		outR.Close()
 		errR.Close()
+		if inW != nil {
+			inW.Close()
+		}
 		code := 126
 		reason := "cannot be executed"
 		if errors.Is(startErr, exec.ErrNotFound) || errors.Is(startErr, fs.ErrNotExist) {
@@ -70,6 +89,9 @@ func Command(argv []string, opts Options) (Result, error) {
 	passthrough := &stickyWriter{w: opts.Passthrough}
 	go pump(outR, streamStdout, p.q, passthrough, pumps)
 	go pump(errR, streamStderr, p.q, &stickyWriter{w: p.con}, pumps)
+	if inW != nil {
+		go feedStdin(opts.Stdin, inW, p.q)
+	}
 
 	waited := make(chan error, 1)
 	go func() { waited <- cmd.Wait() }()
@@ -126,6 +148,11 @@ wait:
 	timer.Stop()
 	outR.Close()
 	errR.Close()
+	if inW != nil {
+		// The child is gone: what the integration writes now is not read
+		// by anyone (without evcap it would get EPIPE too).
+		inW.Close()
+	}
 	if passthrough.err != nil {
 		notes = append(notes, fmt.Sprintf("--passthrough stopped: %v", passthrough.err))
 	}
@@ -158,6 +185,27 @@ func pump(r *os.File, s stream, q *queue, copyTo *stickyWriter, done chan<- stru
 			q.push(s, buf[:n])
 		}
 		if err != nil {
+			return
+		}
+	}
+}
+
+// feedStdin copies the integration's input to the child as it arrives and
+// queues it for the capture. It ends at EOF of in (closing the child's
+// stdin, as the integration closing it would) or when the child's side is
+// closed; a read blocked on in when the child exits is left behind.
+func feedStdin(in, toChild *os.File, q *queue) {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := in.Read(buf)
+		if n > 0 {
+			q.push(streamStdin, buf[:n])
+			if _, werr := toChild.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			toChild.Close()
 			return
 		}
 	}

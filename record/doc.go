@@ -43,8 +43,19 @@
 // stream release the held lines first; a kill -9 of evcap loses them (at
 // most MaxHeld bytes, in practice the last Lookahead bytes of each open
 // block and the lines behind them), on top of the writer's flush interval.
-// stderr lines are redacted each on its own and are not held, so they can
-// be recorded before stdout lines they followed.
+// stderr lines are redacted each on its own; they wait behind held stdout
+// lines, so sequence numbers follow the order of arrival across streams.
+//
+// Every record's timestamp is when evcap read the bytes it stands for
+// (normalized and legacy records: their native line's), from one clock
+// anchored at the capture's start (its wall time plus the monotonic time
+// since), whatever the redaction held back: play --speed 1 reproduces the
+// agent's own timing, not evcap's.
+//
+// When the child's stdin is not a terminal (Options.RecordStdin), evcap
+// sits between the integration and the agent: every byte is passed on at
+// once and every line recorded as a native_out record (stream-json input:
+// user messages, control_response, interrupts), redacted line by line.
 //
 // The package does not know provider formats (the caller passes the
 // normalizer table), does not parse flags and does not install signal

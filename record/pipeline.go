@@ -11,7 +11,6 @@ import (
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/normalize/detect"
 	"github.com/evcap/evcap/render/legacy"
-	"github.com/evcap/evcap/sanitize"
 )
 
 // exitInfo is how the source ended, set by the source before it closes the
@@ -33,6 +32,7 @@ type endPayload struct {
 	StdoutLines  int64  `json:"stdoutLines"`
 	StdoutBytes  int64  `json:"stdoutBytes"`
 	StderrLines  int64  `json:"stderrLines"`
+	StdinLines   int64  `json:"stdinLines,omitempty"`
 	DroppedBytes int64  `json:"droppedBytes"`
 	Events       int64  `json:"events"`
 	ToolCalls    int64  `json:"toolCalls"`
@@ -42,6 +42,7 @@ type endPayload struct {
 type preItem struct {
 	stream stream
 	line   []byte
+	at     time.Time
 	gap    *gapPayload
 }
 
@@ -63,7 +64,7 @@ type pipeline struct {
 	// outFile is the -o file, opened once by prepare: opening it a second
 	// time could block (a FIFO) or race with another writer.
 	outFile    *os.File
-	lr         *sanitize.LineRedactor // nil without a redactor
+	ord        order // lines waiting for their turn (see order)
 	opened     bool
 	provider   string
 	probe      event.Normalizer
@@ -80,7 +81,13 @@ type pipeline struct {
 	preLines  int
 	firstData time.Time
 
-	out, errs                          splitter
+	out, errs, in splitter
+	// at is the arrival time of the chunk being split; lastAt the latest
+	// per stream, for a torn last line.
+	at                                 time.Time
+	lastAt                             [numStreams]time.Time
+	inLines                            int64
+	curAt                              time.Time // arrival of the native line being normalized
 	stdoutLines, stdoutBytes, errLines int64
 	dropped                            int64
 	tornStdout                         bool
@@ -89,10 +96,18 @@ type pipeline struct {
 }
 
 func newPipeline(opts *Options, argv []string, cliName string) *pipeline {
-	p := &pipeline{opts: opts, q: newQueue(opts.QueueBytes, opts.StallTimeout), st: &stats{}, started: opts.Now(),
+	p := &pipeline{opts: opts, st: &stats{}, started: opts.Now(),
 		argv: argv, cliName: cliName, provider: opts.Provider}
+	p.q = newQueue(opts.QueueBytes, opts.StallTimeout, p.arrival)
 	p.con = newConsole(opts.Console, opts.Status, func() string { return p.st.line(opts.Now().Sub(p.started)) })
 	return p
+}
+
+// arrival reads the capture's one clock: the wall time of the capture's
+// start plus the monotonic time elapsed since, so that timestamps keep the
+// spacing the bytes arrived with even if the wall clock is stepped.
+func (p *pipeline) arrival() time.Time {
+	return p.started.Add(p.opts.Now().Sub(p.started))
 }
 
 func (p *pipeline) note(format string, args ...any) {
@@ -149,9 +164,14 @@ func (p *pipeline) run() error {
 
 func (p *pipeline) chunk(c chunk) {
 	sp := &p.out
-	if c.stream == streamStderr {
+	switch c.stream {
+	case streamStderr:
 		sp = &p.errs
+	case streamStdin:
+		sp = &p.in
 	}
+	p.at = c.at
+	p.lastAt[c.stream] = c.at
 	gapEnd := func(b, l int64) { p.gapped(c.stream, b, l) }
 	if c.data == nil {
 		sp.gap(c.gapBytes, c.gapNewlines, c.gapEndsLine, gapEnd)
@@ -172,7 +192,7 @@ func (p *pipeline) gapped(s stream, bytes, lines int64) {
 		Reason: "the capture writer fell behind the agent's output; these bytes were passed through but not recorded"}
 	p.note("%s: %d bytes (%d lines) not recorded because the capture writer fell behind", s, bytes, lines)
 	if !p.opened {
-		p.pre = append(p.pre, preItem{stream: s, gap: &g})
+		p.pre = append(p.pre, preItem{stream: s, gap: &g, at: p.at})
 		return
 	}
 	if s == streamStdout {
@@ -180,15 +200,15 @@ func (p *pipeline) gapped(s stream, bytes, lines int64) {
 		// first.
 		p.release()
 	}
-	p.sink.gap(g)
+	p.sink.gap(g, p.at)
 }
 
 func (p *pipeline) line(s stream, line []byte) {
 	if p.opened {
-		p.record(s, line)
+		p.record(s, line, p.at)
 		return
 	}
-	p.pre = append(p.pre, preItem{stream: s, line: append([]byte(nil), line...)})
+	p.pre = append(p.pre, preItem{stream: s, line: append([]byte(nil), line...), at: p.at})
 	if s != streamStdout {
 		return
 	}
@@ -260,7 +280,7 @@ func (p *pipeline) open() {
 	}
 	p.sink = sk
 	if p.opts.Redactor != nil {
-		p.lr = sanitize.NewLineRedactor(p.opts.Redactor, sanitize.LineOptions{Lookahead: p.opts.Lookahead, MaxHeld: p.opts.MaxHeld})
+		p.ord.lr = newLineRedactor(p.opts.Redactor, p.opts)
 	}
 	if p.provider == "" {
 		p.note("provider not detected from the first lines: nothing was normalized")
@@ -276,7 +296,7 @@ func (p *pipeline) open() {
 	if p.norm != nil && p.opts.NewRenderer != nil {
 		p.rend = p.opts.NewRenderer(p.con)
 	}
-	p.sink.meta(envelope.EventCaptureStart, capture.Start{
+	p.sink.meta(envelope.EventCaptureStart, p.started, capture.Start{
 		EvcapVersion: p.opts.EvcapVersion, Provider: p.provider, Argv: p.argv,
 		CLIName: p.cliName, CLIVersion: p.cliVersion, OS: runtime.GOOS, Arch: runtime.GOARCH,
 	})
@@ -284,50 +304,59 @@ func (p *pipeline) open() {
 	p.pre = nil
 	for _, it := range pre {
 		if it.gap != nil {
-			p.sink.gap(*it.gap)
+			p.sink.gap(*it.gap, it.at)
 			continue
 		}
-		p.record(it.stream, it.line)
+		p.record(it.stream, it.line, it.at)
 	}
 }
 
-func (p *pipeline) record(s stream, line []byte) {
+// record takes the next line of a stream, stamped with when it arrived.
+// Lines are written in arrival order: a stdout line the line redactor
+// holds keeps its place, and the lines of every stream behind it wait.
+func (p *pipeline) record(s stream, line []byte, at time.Time) {
 	if p.sink == nil {
 		return
 	}
-	if s == streamStderr {
+	switch s {
+	case streamStderr:
 		p.errLines++
-		p.sink.stderr(line)
-		return
+	case streamStdin:
+		p.inLines++
+	default:
+		p.stdoutLines++
 	}
-	p.stdoutLines++
-	if p.lr == nil {
-		p.native(line, nil)
-		return
-	}
-	for _, rl := range p.lr.Push(line) {
-		p.native(rl.Line, rl.Ledger)
-	}
+	p.ord.push(s, line, at, p.write)
 }
 
-// release records every stdout line the line redactor still holds.
+// release records every line the line redactor still holds, and the lines
+// waiting behind them.
 func (p *pipeline) release() {
-	if p.lr == nil {
-		return
-	}
-	for _, rl := range p.lr.Flush() {
-		p.native(rl.Line, rl.Ledger)
+	p.ord.flush(p.write)
+}
+
+// write records a line whose turn has come.
+func (p *pipeline) write(a *arrived) {
+	switch a.stream {
+	case streamStderr:
+		p.sink.stderr(a.line, a.at)
+	case streamStdin:
+		p.sink.input(a.line, a.at)
+	default:
+		p.native(a.line, a.ledger, a.at)
 	}
 }
 
 // native records a redacted stdout line and normalizes it. The normalizer
 // reads the line as recorded, so normalizing the capture's native_in again
-// gives back its normalized_out.
-func (p *pipeline) native(line []byte, l []envelope.Redaction) {
-	seq := p.sink.native(line, l)
+// gives back its normalized_out. The events and markers derived from the
+// line carry its arrival time.
+func (p *pipeline) native(line []byte, l []envelope.Redaction, at time.Time) {
+	seq := p.sink.native(line, l, at)
 	if p.norm == nil {
 		return
 	}
+	p.curAt = at
 	for _, e := range p.norm.Line(seq, line) {
 		p.emit(e)
 	}
@@ -340,7 +369,7 @@ func (p *pipeline) emit(e event.Event) {
 	if e.Kind == event.KindInit && e.Version != "" && p.cliVersion == "" {
 		p.cliVersion = e.Version
 	}
-	p.sink.normalized(e)
+	p.sink.normalized(e, p.curAt)
 	p.st.add(e)
 	if p.rend != nil && !p.renderErr {
 		if err := p.rend.Render(e); err != nil {
@@ -350,7 +379,7 @@ func (p *pipeline) emit(e event.Event) {
 	}
 	if p.deriver != nil {
 		for _, m := range p.deriver.Event(e) {
-			p.sink.legacy(m.Line, m.Cause)
+			p.sink.legacy(m.Line, m.Cause, p.curAt)
 		}
 	}
 	if e.Kind == event.KindStatus {
@@ -376,12 +405,20 @@ func (p *pipeline) finish() {
 	} else if torn != nil {
 		p.tornStdout = true
 		p.note("the last stdout line has no newline (%d bytes); it is recorded as it was", len(torn))
+		p.at = p.lastAt[streamStdout]
 		p.line(streamStdout, append([]byte(nil), torn...))
 	}
 	if torn, gb, gl, inGap := p.errs.end(); inGap {
 		p.gapped(streamStderr, gb, gl)
 	} else if torn != nil {
+		p.at = p.lastAt[streamStderr]
 		p.line(streamStderr, append([]byte(nil), torn...))
+	}
+	if torn, gb, gl, inGap := p.in.end(); inGap {
+		p.gapped(streamStdin, gb, gl)
+	} else if torn != nil {
+		p.at = p.lastAt[streamStdin]
+		p.line(streamStdin, append([]byte(nil), torn...))
 	}
 	p.open()
 	p.con.clear()
@@ -392,9 +429,11 @@ func (p *pipeline) finish() {
 		return
 	}
 	p.release()
-	if p.lr != nil && p.lr.EarlyFlushes() > 0 {
-		p.note("%d streamed blocks were redacted in parts because more than the held-lines bound waited; a secret split at such a point may survive in part (evcap scan finds it)", p.lr.EarlyFlushes())
+	if p.ord.lr != nil && p.ord.lr.EarlyFlushes() > 0 {
+		p.note("%d streamed blocks were redacted in parts because more than the held-lines bound waited; a secret split at such a point may survive in part (evcap scan finds it)", p.ord.lr.EarlyFlushes())
 	}
+	endAt := p.arrival()
+	p.curAt = endAt
 	if p.norm != nil {
 		for _, e := range p.norm.End() {
 			p.emit(e)
@@ -402,7 +441,7 @@ func (p *pipeline) finish() {
 	}
 	if p.deriver != nil {
 		for _, m := range p.deriver.End() {
-			p.sink.legacy(m.Line, m.Cause)
+			p.sink.legacy(m.Line, m.Cause, endAt)
 		}
 	}
 	if p.rend != nil && !p.renderErr {
@@ -417,13 +456,14 @@ func (p *pipeline) finish() {
 			ExitCode:   p.exit.code,
 			Signal:     p.exit.signal,
 			CleanEnd:   p.exit.ownEnd && !p.tornStdout && p.dropped == 0,
-			DurationMs: p.opts.Now().Sub(p.started).Milliseconds(),
+			DurationMs: endAt.Sub(p.started).Milliseconds(),
 			Notes:      notes,
 		},
 		CLIVersion:   p.cliVersion,
 		StdoutLines:  p.stdoutLines,
 		StdoutBytes:  p.stdoutBytes,
 		StderrLines:  p.errLines,
+		StdinLines:   p.inLines,
 		DroppedBytes: p.dropped,
 		Events:       p.st.events.Load(),
 		ToolCalls:    p.st.tools.Load(),
@@ -431,7 +471,7 @@ func (p *pipeline) finish() {
 	}
 	end.Counts = p.sink.counts()
 	end.Counts[string(envelope.StageMeta)]++ // this record
-	p.sink.meta(envelope.EventCaptureEnd, end)
+	p.sink.meta(envelope.EventCaptureEnd, endAt, end)
 	if err := p.sink.close(); err != nil && p.err == nil {
 		p.err = err
 	}

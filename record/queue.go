@@ -12,11 +12,18 @@ type stream uint8
 const (
 	streamStdout stream = iota
 	streamStderr
+	// streamStdin is what the integration wrote to the agent's standard
+	// input (recorded as native_out).
+	streamStdin
+	numStreams
 )
 
 func (s stream) String() string {
-	if s == streamStderr {
+	switch s {
+	case streamStderr:
 		return "stderr"
+	case streamStdin:
+		return "stdin"
 	}
 	return "stdout"
 }
@@ -24,8 +31,11 @@ func (s stream) String() string {
 // chunk is a piece of a child's output as one read returned it, or (when
 // gapBytes > 0 and data is nil) the mark of bytes the queue had to drop.
 type chunk struct {
-	stream      stream
-	data        []byte
+	stream stream
+	data   []byte
+	// at is when evcap read the bytes (the arrival clock; see
+	// pipeline.arrival). A gap mark carries the time it was queued.
+	at          time.Time
 	gapBytes    int64
 	gapNewlines int64
 	// gapEndsLine: the last dropped byte was a newline, so the next chunk
@@ -55,22 +65,25 @@ type queue struct {
 	stall        time.Duration
 	lastProgress time.Time
 	space        chan struct{}
-	dropped      [2]struct {
+	dropped      [numStreams]struct {
 		bytes, newlines int64
 		endsLine        bool
 	}
 	closed bool
 	notify chan struct{}
+	// now stamps each chunk with its arrival time before push can wait.
+	now func() time.Time
 }
 
-func newQueue(limit int, stall time.Duration) *queue {
+func newQueue(limit int, stall time.Duration, now func() time.Time) *queue {
 	return &queue{limit: limit, stall: stall, lastProgress: time.Now(),
-		notify: make(chan struct{}, 1), space: make(chan struct{}, 1)}
+		notify: make(chan struct{}, 1), space: make(chan struct{}, 1), now: now}
 }
 
 // push queues a copy of data, waiting while the queue is full and the
 // writer is still making progress. It reports false when data was dropped.
 func (q *queue) push(s stream, data []byte) bool {
+	at := q.now()
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for !q.closed && q.bytes > 0 && q.bytes+len(data) > q.limit {
@@ -96,16 +109,16 @@ func (q *queue) push(s stream, data []byte) bool {
 		q.dropped[s].endsLine = len(data) > 0 && data[len(data)-1] == '\n'
 		return false
 	}
-	q.flushGapLocked(s)
-	q.items = append(q.items, chunk{stream: s, data: append([]byte(nil), data...)})
+	q.flushGapLocked(s, at)
+	q.items = append(q.items, chunk{stream: s, data: append([]byte(nil), data...), at: at})
 	q.bytes += len(data)
 	q.wake()
 	return true
 }
 
-func (q *queue) flushGapLocked(s stream) {
+func (q *queue) flushGapLocked(s stream, at time.Time) {
 	if d := q.dropped[s]; d.bytes > 0 {
-		q.items = append(q.items, chunk{stream: s, gapBytes: d.bytes, gapNewlines: d.newlines, gapEndsLine: d.endsLine})
+		q.items = append(q.items, chunk{stream: s, gapBytes: d.bytes, gapNewlines: d.newlines, gapEndsLine: d.endsLine, at: at})
 		q.dropped[s].bytes, q.dropped[s].newlines, q.dropped[s].endsLine = 0, 0, false
 	}
 }
@@ -124,8 +137,10 @@ func (q *queue) close() {
 	if q.closed {
 		return
 	}
-	q.flushGapLocked(streamStdout)
-	q.flushGapLocked(streamStderr)
+	at := q.now()
+	for s := stream(0); s < numStreams; s++ {
+		q.flushGapLocked(s, at)
+	}
 	q.closed = true
 	q.wake()
 }

@@ -63,9 +63,15 @@ type Options struct {
 	Console io.Writer
 	// Status draws a one-line live status on Console (only for a terminal).
 	Status bool
-	// Stdin is given to the child as its standard input (a file, so the
-	// child reads it directly); nil gives it no input.
+	// Stdin is given to the child as its standard input; nil gives it no
+	// input. Without RecordStdin the child reads the file directly.
 	Stdin *os.File
+	// RecordStdin puts a pipe between Stdin and the child: evcap copies
+	// every byte to the child as it arrives and records each line as a
+	// native_out record (what the integration told the agent). cmd sets it
+	// when stdin is not a terminal; an interactive terminal is left to the
+	// child.
+	RecordStdin bool
 	// Signals delivers the signals to forward (SIGINT, SIGTERM, SIGHUP).
 	Signals <-chan os.Signal
 	// UntilIdle ends an SSE or stdin recording when the session reports

@@ -60,9 +60,14 @@ func openSink(out *os.File, dir, provider string, now time.Time, red *redact.Red
 	}, nil
 }
 
-func (s *sink) write(stage envelope.Stage, eventType string, payload []byte, ledger []envelope.Redaction, cause []int64) int64 {
+// write writes one record stamped with at, the arrival time of the bytes
+// it stands for (the writer's clock when at is zero).
+func (s *sink) write(stage envelope.Stage, eventType string, payload []byte, ledger []envelope.Redaction, cause []int64, at time.Time) int64 {
 	rec := envelope.Record{Provider: s.provider, SessionID: s.session, Stage: stage,
 		EventType: eventType, Payload: payload, Redactions: ledger, Cause: cause}
+	if !at.IsZero() {
+		rec.Timestamp = envelope.FormatTimestamp(at)
+	}
 	seq, err := s.w.Write(&rec)
 	if err != nil && s.err == nil {
 		s.err = err
@@ -83,17 +88,51 @@ func ledger(fs []redact.Finding) []envelope.Redaction {
 
 // native records a stdout line the pipeline's LineRedactor released (or
 // the raw line when there is no redactor).
-func (s *sink) native(line []byte, l []envelope.Redaction) int64 {
+func (s *sink) native(line []byte, l []envelope.Redaction, at time.Time) int64 {
 	payload, kind := envelope.EncodeNativeLine(line)
 	eventType := envelope.EventNonJSON
 	if kind == envelope.NativeJSON {
 		eventType = capture.NativeEventType(line)
 	}
-	return s.write(envelope.StageNativeIn, eventType, payload, l, nil)
+	return s.write(envelope.StageNativeIn, eventType, payload, l, nil, at)
+}
+
+// input records a line the integration wrote to the agent's stdin as a
+// native_out record, byte for byte like a native line, redacted on its own
+// (stream-json input carries whole messages, not deltas).
+func (s *sink) input(line []byte, at time.Time) int64 {
+	var l []envelope.Redaction
+	if s.red != nil {
+		var f []redact.Finding
+		line, f = s.red.Line(line)
+		l = ledger(f)
+	}
+	payload, kind := envelope.EncodeNativeLine(line)
+	eventType := envelope.EventNonJSON
+	if kind == envelope.NativeJSON {
+		eventType = capture.NativeEventType(line)
+	}
+	return s.write(envelope.StageNativeOut, eventType, payload, l, nil, at)
+}
+
+// request records an HTTP request evcap made on the integration's behalf
+// (the SSE subscription, an opencode session's POSTs) as native_out.
+func (s *sink) request(r capture.Request, at time.Time) int64 {
+	payload, err := envelope.MarshalPayload(r)
+	if err != nil {
+		payload = []byte("null")
+	}
+	var l []envelope.Redaction
+	if s.red != nil {
+		if out, f, err := s.red.JSON(payload); err == nil {
+			payload, l = out, ledger(f)
+		}
+	}
+	return s.write(envelope.StageNativeOut, envelope.EventHTTPRequest, payload, l, nil, at)
 }
 
 // stderr records a raw stderr line, redacted as text.
-func (s *sink) stderr(line []byte) int64 {
+func (s *sink) stderr(line []byte, at time.Time) int64 {
 	var l []envelope.Redaction
 	if s.red != nil {
 		var f []redact.Finding
@@ -101,11 +140,11 @@ func (s *sink) stderr(line []byte) int64 {
 		l = ledger(f)
 	}
 	payload, _ := envelope.EncodeTextLine(line)
-	return s.write(envelope.StageNativeIn, envelope.EventStderr, payload, l, nil)
+	return s.write(envelope.StageNativeIn, envelope.EventStderr, payload, l, nil, at)
 }
 
 // normalized records an event; its Cause becomes the record's cause.
-func (s *sink) normalized(e event.Event) int64 {
+func (s *sink) normalized(e event.Event, at time.Time) int64 {
 	cause := e.Cause
 	e.Cause = nil
 	payload, err := envelope.MarshalPayload(e)
@@ -125,11 +164,11 @@ func (s *sink) normalized(e event.Event) int64 {
 			}
 		}
 	}
-	return s.write(envelope.StageNormalizedOut, string(e.Kind), payload, l, cause)
+	return s.write(envelope.StageNormalizedOut, string(e.Kind), payload, l, cause, at)
 }
 
 // legacy records one marker line.
-func (s *sink) legacy(line string, cause []int64) int64 {
+func (s *sink) legacy(line string, cause []int64, at time.Time) int64 {
 	b := []byte(line)
 	var l []envelope.Redaction
 	if s.red != nil {
@@ -153,7 +192,7 @@ func (s *sink) legacy(line string, cause []int64) int64 {
 			}
 		}
 	}
-	return s.write(envelope.StageLegacyOut, marker, payload, l, cause)
+	return s.write(envelope.StageLegacyOut, marker, payload, l, cause, at)
 }
 
 // gap records bytes of a stream the capture could not keep.
@@ -164,12 +203,12 @@ type gapPayload struct {
 	Reason       string `json:"reason"`
 }
 
-func (s *sink) gap(g gapPayload) int64 {
+func (s *sink) gap(g gapPayload, at time.Time) int64 {
 	payload, _ := envelope.MarshalPayload(g)
-	return s.write(envelope.StageNativeIn, envelope.EventGap, payload, nil, nil)
+	return s.write(envelope.StageNativeIn, envelope.EventGap, payload, nil, nil, at)
 }
 
-func (s *sink) meta(eventType string, v any) int64 {
+func (s *sink) meta(eventType string, at time.Time, v any) int64 {
 	payload, err := envelope.MarshalPayload(v)
 	if err != nil {
 		payload = []byte("null")
@@ -180,7 +219,7 @@ func (s *sink) meta(eventType string, v any) int64 {
 			payload, l = out, ledger(f)
 		}
 	}
-	return s.write(envelope.StageMeta, eventType, payload, l, nil)
+	return s.write(envelope.StageMeta, eventType, payload, l, nil, at)
 }
 
 func (s *sink) counts() map[string]int64 {

@@ -164,6 +164,9 @@ func runRecord(ctx context.Context, s streams, o recordOptions, args []string) e
 	default:
 		if f, ok := s.in.(*os.File); ok {
 			opts.Stdin = f
+			// What an integration pipes in (stream-json input, a prompt)
+			// is recorded as native_out; a terminal stays the child's.
+			opts.RecordStdin = !isTerminal(f)
 		}
 		res, err = record.Command(args, opts)
 	}

@@ -1,0 +1,178 @@
+package record
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/redact"
+)
+
+// pacerEnv makes the test binary a child that writes the lines of a file
+// to stdout at fixed intervals (see TestHelperPacer).
+const pacerEnv = "EVCAP_TEST_PACER"
+
+// TestHelperPacer is not a test: run as a child with EVCAP_TEST_PACER=FILE
+// it writes the lines of FILE to stdout, line i at start + i*100 ms (so the
+// spacing does not drift with scheduling), and 50 ms after every fifth line
+// one stderr line, then exits.
+func TestHelperPacer(t *testing.T) {
+	src := os.Getenv(pacerEnv)
+	if src == "" {
+		t.Skip("helper process only")
+	}
+	f, err := os.Open(src)
+	if err != nil {
+		os.Exit(3)
+	}
+	start := time.Now()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 16<<20)
+	for i := 0; sc.Scan(); i++ {
+		time.Sleep(time.Until(start.Add(time.Duration(i) * 100 * time.Millisecond)))
+		os.Stdout.Write(append(sc.Bytes(), '\n'))
+		if i%5 == 4 {
+			time.Sleep(time.Until(start.Add(time.Duration(i)*100*time.Millisecond + 50*time.Millisecond)))
+			fmt.Fprintf(os.Stderr, "after line %d\n", i+1)
+		}
+	}
+	os.Exit(0)
+}
+
+// TestArrivalTimestampsUnderRedaction records a Claude partial-messages
+// stream whose lines come 100 ms apart, with redaction on. The redactor
+// holds text deltas back until their block has enough text after them; the
+// records must still carry the time each line arrived (100 ± 10 ms apart),
+// and sequence must follow arrival across stdout and stderr.
+func TestArrivalTimestampsUnderRedaction(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes 3 s")
+	}
+	raw, err := os.ReadFile(filepath.Join(corpus, "claude/long-text-partial.stdout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Lines 1-30: init, status, message_start and a run of thinking and
+	// text deltas the redactor holds.
+	var keep []byte
+	n := 0
+	for i, b := range raw {
+		if b == '\n' {
+			n++
+			if n == 30 {
+				keep = raw[:i+1]
+				break
+			}
+		}
+	}
+	src := filepath.Join(t.TempDir(), "lines.jsonl")
+	if err := os.WriteFile(src, keep, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	red, err := redact.New(redact.Options{Project: "/tmp/realcli/runs/claude/long-text-partial/project"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(pacerEnv, src)
+	out := filepath.Join(t.TempDir(), "c.jsonl")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Command([]string{self, "-test.run=^TestHelperPacer$"}, Options{NewNormalizer: allNormalizers, Output: out, Redactor: red,
+		Lookahead: 1 << 20}) // hold every delta until its block ends
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("record: %v, exit %d, notes %v", err, res.ExitCode, res.Notes)
+	}
+	recs := readCapture(t, out)
+	var prev, prevAny time.Time
+	stdout, stderr := 0, 0
+	for _, r := range recs {
+		at, err := time.Parse(time.RFC3339Nano, r.Timestamp)
+		if err != nil {
+			t.Fatalf("record %d: timestamp %q: %v", r.Sequence, r.Timestamp, err)
+		}
+		if r.Stage != envelope.StageNativeIn {
+			continue
+		}
+		if at.Before(prevAny) {
+			t.Errorf("record %d (%s) arrived at %s, before the record written ahead of it (%s)", r.Sequence, r.EventType, at.Format("15:04:05.000"), prevAny.Format("15:04:05.000"))
+		}
+		prevAny = at
+		if r.EventType == envelope.EventStderr {
+			stderr++
+			want := "after line " + strconv.Itoa(stdout)
+			if got := string(envelope.DecodeNativeLine(r.EventType, r.Payload)); got != want {
+				t.Errorf("record %d: stderr %q where %q was due", r.Sequence, got, want)
+			}
+			continue
+		}
+		stdout++
+		if !prev.IsZero() {
+			gap := at.Sub(prev)
+			if gap < 90*time.Millisecond || gap > 110*time.Millisecond {
+				t.Errorf("native_in %d (sequence %d, %s): %v after the previous line, want 100 ± 10 ms", stdout, r.Sequence, r.EventType, gap)
+			}
+		}
+		prev = at
+	}
+	if stdout != 30 || stderr != 6 {
+		t.Fatalf("%d stdout and %d stderr records, want 30 and 6", stdout, stderr)
+	}
+}
+
+// TestStdinRecordedAsNativeOut pipes two stream-json input lines into a
+// child that echoes them: each is recorded as native_out, byte for byte,
+// before the native_in line the child printed in answer, the child gets
+// exactly the bytes, and a token in the input is redacted.
+func TestStdinRecordedAsNativeOut(t *testing.T) {
+	red, err := redact.New(redact.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := []string{
+		`{"type":"user","message":{"role":"user","content":"hi"}}`,
+		`{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"allow","note":"ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}}`,
+	}
+	go func() {
+		for _, l := range lines {
+			inW.WriteString(l + "\n")
+			time.Sleep(50 * time.Millisecond)
+		}
+		inW.Close()
+	}()
+	out := filepath.Join(t.TempDir(), "c.jsonl")
+	var echoed lockedWriter
+	res, err := Command([]string{"cat"}, Options{Output: out, Redactor: red, Stdin: inR, RecordStdin: true, Passthrough: &echoed})
+	inR.Close()
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("record: %v, exit %d", err, res.ExitCode)
+	}
+	if got, want := string(echoed.snapshot()), lines[0]+"\n"+lines[1]+"\n"; got != want {
+		t.Errorf("the child read %q, want %q", got, want)
+	}
+	var order []string
+	for _, r := range readCapture(t, out) {
+		if r.Stage == envelope.StageNativeOut || r.Stage == envelope.StageNativeIn {
+			order = append(order, string(r.Stage)+" "+r.EventType)
+		}
+		if r.Stage == envelope.StageNativeOut && r.EventType == "control_response" {
+			if got := string(r.Payload); got == lines[1] || len(r.Redactions) == 0 {
+				t.Errorf("the control_response was not redacted: %s", got)
+			}
+		}
+	}
+	want := []string{"native_out user", "native_in user", "native_out control_response", "native_in control_response"}
+	if fmt.Sprint(order) != fmt.Sprint(want) {
+		t.Errorf("records %v, want %v", order, want)
+	}
+}

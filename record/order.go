@@ -1,0 +1,102 @@
+package record
+
+import (
+	"time"
+
+	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/redact"
+	"github.com/evcap/evcap/sanitize"
+)
+
+// lineRedactor is the one seam between record and the stream redaction of
+// stdout lines (sanitize.LineRedactor): lines go in in order and come out
+// in the same order, redacted, once no later text can change them.
+type lineRedactor interface {
+	Push(line []byte) []sanitize.RedactedLine
+	Flush() []sanitize.RedactedLine
+	EarlyFlushes() int
+}
+
+// newLineRedactor is where record chooses the stream redactor.
+func newLineRedactor(r *redact.Redactor, o *Options) lineRedactor {
+	return sanitize.NewLineRedactor(r, sanitize.LineOptions{Lookahead: o.Lookahead, MaxHeld: o.MaxHeld})
+}
+
+// arrived is one line of one stream as it arrived, waiting for its turn to
+// be written. Stdout lines wait for the line redactor to release them;
+// stderr and stdin lines, which are redacted on their own, wait only for
+// the stdout lines that arrived before them, so sequence numbers follow
+// arrival across all streams.
+type arrived struct {
+	stream stream
+	at     time.Time
+	line   []byte
+	ledger []envelope.Redaction
+	ready  bool
+}
+
+// order keeps the lines that arrived but cannot be written yet, in arrival
+// order. With no redactor nothing waits.
+type order struct {
+	lr    lineRedactor
+	queue []*arrived
+	// next indexes the first stdout line in queue that the redactor has
+	// not released yet.
+	next int
+}
+
+// push takes the next line of stream s (the slice is copied when it has
+// to wait) and calls write for every line that is now due, in order.
+func (o *order) push(s stream, line []byte, at time.Time, write func(*arrived)) {
+	if o.lr == nil || (s != streamStdout && len(o.queue) == 0) {
+		write(&arrived{stream: s, at: at, line: line, ready: true})
+		return
+	}
+	if s != streamStdout {
+		o.queue = append(o.queue, &arrived{stream: s, at: at, line: append([]byte(nil), line...), ready: true})
+		return
+	}
+	o.queue = append(o.queue, &arrived{stream: s, at: at})
+	o.released(o.lr.Push(line), write)
+}
+
+// flush releases every held line.
+func (o *order) flush(write func(*arrived)) {
+	if o.lr == nil {
+		return
+	}
+	o.released(o.lr.Flush(), write)
+}
+
+// released pairs the lines the redactor gave back with the stdout lines
+// waiting for them (the redactor keeps their order) and writes the front
+// of the queue as far as it is ready.
+func (o *order) released(rls []sanitize.RedactedLine, write func(*arrived)) {
+	for _, rl := range rls {
+		for o.next < len(o.queue) && o.queue[o.next].stream != streamStdout {
+			o.next++
+		}
+		if o.next == len(o.queue) {
+			// The redactor released a line it was never given: impossible
+			// by its contract; write it rather than lose it.
+			write(&arrived{stream: streamStdout, line: rl.Line, ledger: rl.Ledger, ready: true})
+			continue
+		}
+		a := o.queue[o.next]
+		a.line, a.ledger, a.ready = rl.Line, rl.Ledger, true
+		o.next++
+	}
+	n := 0
+	for n < len(o.queue) && o.queue[n].ready {
+		write(o.queue[n])
+		o.queue[n] = nil
+		n++
+	}
+	if n > 0 {
+		o.queue = o.queue[n:]
+		o.next -= n
+		if len(o.queue) == 0 {
+			o.queue, o.next = o.queue[:0], 0
+		}
+	}
+}
