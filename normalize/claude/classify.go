@@ -17,6 +17,13 @@ func nativeType(v gjson.Result) string {
 	switch typ {
 	case "system", "result":
 		return typ + "/" + v.Get("subtype").String()
+	case "control_request":
+		return typ + "/" + v.Get("request.subtype").String()
+	case "control_response":
+		if v.Get("response.response.behavior").Exists() {
+			return typ + "/permission"
+		}
+		return typ + "/" + v.Get("response.subtype").String()
 	case "stream_event":
 		e := v.Get("event")
 		s := typ + "/" + e.Get("type").String()
@@ -55,10 +62,21 @@ var ignoredReason = map[string]string{
 	"stream_event/ping":                                "keep-alive",
 	"stream_event/content_block_delta/signature_delta": "opaque signature of a thinking block, meaningless to a reader",
 	"stream_event/content_block_delta/citations_delta": "citations are not part of the normalized model",
-	"user/text":   "the prompt echoed back; evcap normalizes the agent's output",
-	"user/string": "the prompt echoed back; evcap normalizes the agent's output",
-	"user/image":  "the prompt echoed back; evcap normalizes the agent's output",
+	"tool_progress":                                    "a heartbeat with the seconds a tool has been running; the tool's start and result are normalized",
+	"tool_use_summary":                                 "a model-written recap of earlier tool calls, which are normalized themselves",
+	"keep_alive":                                       "keep-alive",
+	"prompt_suggestion":                                "a suggested next prompt for an interactive user, not part of the run",
+	"control_response/success":                         "the CLI's reply to an SDK control request (initialize, interrupt, set_model…); no agent output",
+	"control_response/error":                           "the CLI's reply to an SDK control request (initialize, interrupt, set_model…); no agent output",
+	"user/text":                                        "the prompt echoed back; evcap normalizes the agent's output",
+	"user/string":                                      "the prompt echoed back; evcap normalizes the agent's output",
+	"user/image":                                       "the prompt echoed back; evcap normalizes the agent's output",
 }
+
+// controlIgnored is why control requests other than can_use_tool and
+// hook_callback are dropped: they steer the session (initialize,
+// interrupt, set_model, mcp_message…) and say nothing about the run.
+const controlIgnored = "a control request that steers the session between SDK and CLI; no agent output"
 
 // handledTypes lists the native types Line maps to events. Other types of
 // the families that have a subtype or block type (system, stream_event,
@@ -71,7 +89,20 @@ var handledTypes = map[string]bool{
 	"stream_event/content_block_delta/text_delta": true, "stream_event/content_block_delta/thinking_delta": true,
 	"stream_event/content_block_delta/input_json_delta": true,
 	"stream_event/content_block_stop":                   true, "stream_event/error": true,
-	"user/tool_result": true,
+	"user/tool_result":    true,
+	"rate_limit_event":    true,
+	"system/hook_started": true, "system/hook_progress": true, "system/hook_response": true,
+	"system/task_started": true, "system/task_progress": true, "system/task_updated": true,
+	"system/task_notification": true, "system/permission_denied": true,
+	"system/compact_boundary": true, "system/session_state_changed": true, "system/notification": true,
+	"system/informational": true, "system/local_command_output": true,
+	"system/model_refusal_fallback": true, "system/model_refusal_no_fallback": true,
+	"system/plugin_install": true, "system/memory_recall": true, "system/mirror_error": true,
+	"system/elicitation_complete": true, "system/files_persisted": true, "system/commands_changed": true,
+	"system/worker_shutting_down": true, "system/background_tasks_changed": true,
+	"system/control_request_progress": true,
+	"control_request/can_use_tool":    true, "control_request/hook_callback": true,
+	"control_response/permission": true,
 }
 
 // handledBlocks are the assistant content block types Line maps.
@@ -96,6 +127,19 @@ var knownFields = map[string][]string{
 	"assistant":              {"message", "parent_tool_use_id", "error", "request_id", "timestamp"},
 	"user": {"message", "parent_tool_use_id", "tool_use_result", "timestamp", "origin",
 		"isSynthetic", "isReplay"},
+	"rate_limit_event":         {"rate_limit_info"},
+	"system/hook_started":      {"hook_id", "hook_name", "hook_event"},
+	"system/hook_progress":     {"hook_id", "hook_name", "hook_event", "stdout", "stderr", "output"},
+	"system/hook_response":     {"hook_id", "hook_name", "hook_event", "output", "stdout", "stderr", "exit_code", "outcome"},
+	"system/task_started":      {"task_id", "tool_use_id", "description", "subagent_type", "task_type", "workflow_name", "prompt", "skip_transcript"},
+	"system/task_progress":     {"task_id", "tool_use_id", "description", "subagent_type", "usage", "last_tool_name", "summary"},
+	"system/task_updated":      {"task_id", "patch"},
+	"system/task_notification": {"task_id", "tool_use_id", "status", "output_file", "summary", "usage", "skip_transcript"},
+	"system/permission_denied": {"tool_name", "tool_use_id", "agent_id", "decision_reason_type", "decision_reason", "message"},
+	"control_request":          {"request_id", "request"},
+	"control_response":         {"response"},
+	"tool_progress":            {"tool_use_id", "tool_name", "parent_tool_use_id", "elapsed_time_seconds", "task_id"},
+	"tool_use_summary":         {"summary", "preceding_tool_use_ids"},
 	"result": {"duration_ms", "duration_api_ms", "is_error", "num_turns", "result", "stop_reason",
 		"total_cost_usd", "usage", "modelUsage", "permission_denials", "structured_output",
 		"deferred_tool_use", "api_error_status", "terminal_reason", "ttft_ms", "ttft_stream_ms",
@@ -118,6 +162,8 @@ func (n *Normalizer) Classify(line []byte) event.Classification {
 	nt := nativeType(v)
 	c := event.Classification{NativeType: nt, Disposition: event.DispositionUnknown}
 	switch {
+	case strings.HasPrefix(nt, "control_request/") && !handledTypes[nt] && nt != "control_request/":
+		c.Disposition, c.Reason = event.DispositionIgnored, controlIgnored
 	case ignoredReason[nt] != "":
 		c.Disposition, c.Reason = event.DispositionIgnored, ignoredReason[nt]
 	case handledTypes[nt], strings.HasPrefix(nt, "result/"):

@@ -38,6 +38,31 @@
 //	<other type>                                  unknown updated (nativeType = type)
 //	a line that is not a JSON object              unknown updated (nativeType "(invalid json)")
 //	end of stream without result                  result failed, subtype "incomplete"; open blocks are completed first
+//	rate_limit_event                              rate_limit updated (status, rateLimitType, resetsAt, utilization)
+//	system/hook_started|hook_progress             hook started|updated (hook_id, hook_name, hook_event; output cut)
+//	system/hook_response                          hook completed, or failed when outcome is not success (exit code)
+//	system/task_started|task_progress             agent started|updated (task_id, subagent type, description)
+//	system/task_updated|task_notification         agent updated, completed or failed by its status
+//	system/permission_denied                      permission completed, reply "deny"
+//	system/compact_boundary, session_state_changed, notification and the other session notices
+//	                                              status updated (nativeType "system/<subtype>")
+//	control_request can_use_tool                  permission started (request id, tool, safe summary, reason)
+//	control_request hook_callback                 hook started (an SDK-side hook)
+//	control_request <other subtype>               none: ignored (it steers the session)
+//	control_response to a can_use_tool request    permission completed (reply = behavior, message)
+//	control_response to anything else             none: ignored
+//	tool_progress, tool_use_summary, keep_alive, prompt_suggestion   none: ignored
+//
+// # Subagents
+//
+// A Task (or Agent) tool call starts a subagent; every line of its work
+// carries parent_tool_use_id. Each event from such a line gets that id as
+// ParentToolCallID and the subagent's identity as Agent: its name from the
+// tool call's subagent_type and its id from the system/task_* line that
+// names the same tool call. The stream state of partial messages is kept
+// per agent, so a subagent's stream events may interleave with the main
+// agent's. A control_response is only written by the SDK, on the CLI's
+// stdin; it is normalized when a caller feeds those lines too.
 //
 // Partial mode prints each block twice: as stream events, and as a full
 // assistant line (before the block's content_block_stop). The assistant
@@ -61,11 +86,11 @@
 // Each tool call gets one safe display line: Bash its command (whitespace
 // collapsed, cut to 120 characters), Read/Write/Edit/MultiEdit the file path,
 // NotebookEdit the notebook path, Grep/Glob the pattern, Task/Agent the
-// description, WebFetch the URL, WebSearch the query. MCP tools
-// (mcp__server__tool) keep their name with an empty summary. Any other tool
-// is reported with the name "tool" and an empty summary, so that arguments
-// of a tool nobody reviewed never reach a rendered log. Tool.Input always
-// holds the raw arguments, which renderers must not print.
+// description, WebFetch the URL, WebSearch the query. Every tool keeps its
+// name verbatim (MCP tools mcp__server__tool too); any tool not listed here
+// gets an empty summary, so that arguments of a tool nobody reviewed never
+// reach a rendered log. Tool.Input always holds the raw arguments, which
+// renderers must not print.
 //
 // # Census
 //

@@ -218,9 +218,7 @@ func TestToolCallsMatchToolUseBlocks(t *testing.T) {
 
 // keptUnknown lists the native types that may give unknown events, and why.
 var keptUnknown = map[string]string{
-	"rate_limit_event":    "synthetic case only: a type this normalizer deliberately does not map",
-	"system/hook_started": "synthetic case only: hook events are passed on untouched",
-	"(invalid json)":      "synthetic torn last line",
+	"(invalid json)": "synthetic torn last line",
 }
 
 func TestNoUnknownEventsInCorpus(t *testing.T) {

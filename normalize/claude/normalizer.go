@@ -28,10 +28,20 @@ type Normalizer struct {
 	// streamed holds the ids of messages announced by a message_start:
 	// their assistant lines repeat what the deltas already said.
 	streamed map[string]bool
-	// msgID and msgUsage belong to the message being streamed.
-	msgID    string
-	msgUsage event.Usage
-	blocks   map[int64]*block
+	// streams holds the message being streamed per agent: the main agent
+	// under "" and each subagent under its parent tool call id, since a
+	// subagent's stream events may interleave with the main agent's.
+	streams map[string]*stream
+	// cur is the stream of the line being normalized.
+	cur *stream
+
+	// agents knows, per tool call that started a subagent, who the
+	// subagent is (from the Task/Agent tool input and system/task_*);
+	// taskTool maps a task_id back to that tool call id.
+	agents   map[string]*event.Agent
+	taskTool map[string]string
+	// permTool maps a can_use_tool request id to its tool call and tool.
+	perms map[string]permRequest
 
 	// parts counts the content blocks seen per message in assistant lines
 	// (one block per line), to give each a part id like a stream index.
@@ -70,6 +80,13 @@ type Options struct {
 // block had so far.
 const StatusSnapshotRewritten = "snapshot_rewritten"
 
+// stream is the message being streamed by one agent.
+type stream struct {
+	msgID    string
+	msgUsage event.Usage
+	blocks   map[int64]*block
+}
+
 // block is one content block of a streamed message, open between its
 // content_block_start and content_block_stop.
 type block struct {
@@ -89,7 +106,10 @@ func New() *Normalizer { return NewWithOptions(Options{}) }
 func NewWithOptions(o Options) *Normalizer {
 	return &Normalizer{
 		streamed:   map[string]bool{},
-		blocks:     map[int64]*block{},
+		streams:    map[string]*stream{},
+		agents:     map[string]*event.Agent{},
+		taskTool:   map[string]string{},
+		perms:      map[string]permRequest{},
 		parts:      map[string]int{},
 		usageOf:    map[string]bool{},
 		cumulative: o.CumulativeDeltas,
@@ -111,6 +131,12 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 	if !v.IsObject() {
 		return []event.Event{unknown(ref, census.Invalid)}
 	}
+	parent := v.Get("parent_tool_use_id").String()
+	n.cur = n.streamOf(parent)
+	return n.nest(parent, n.dispatch(ref, v))
+}
+
+func (n *Normalizer) dispatch(ref int64, v gjson.Result) []event.Event {
 	switch v.Get("type").String() {
 	case "system":
 		return n.system(ref, v)
@@ -122,18 +148,42 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 		return n.user(ref, v)
 	case "result":
 		return n.result(ref, v)
+	case "rate_limit_event":
+		return rateLimit(ref, v)
+	case "control_request":
+		return n.controlRequest(ref, v)
+	case "control_response":
+		return n.controlResponse(ref, v)
+	case "tool_progress", "tool_use_summary", "keep_alive", "prompt_suggestion":
+		return nil // see ignoredReason
 	}
 	return []event.Event{unknown(ref, nativeType(v))}
+}
+
+// streamOf returns the stream state of the agent named by parent ("" for
+// the main agent), making it on first use.
+func (n *Normalizer) streamOf(parent string) *stream {
+	s, ok := n.streams[parent]
+	if !ok {
+		s = &stream{blocks: map[int64]*block{}}
+		n.streams[parent] = s
+	}
+	return s
 }
 
 // End reports the end of the stream: it closes blocks left open by a cut
 // stream and, when no result line arrived, reports an incomplete result.
 func (n *Normalizer) End() []event.Event {
 	var out []event.Event
-	for _, idx := range sortedKeys(n.blocks) {
-		if ev, ok := n.closeBlock(idx, nil); ok {
-			out = append(out, ev)
+	for _, parent := range slices.Sorted(maps.Keys(n.streams)) {
+		n.cur = n.streams[parent]
+		var evs []event.Event
+		for _, idx := range sortedKeys(n.cur.blocks) {
+			if ev, ok := n.closeBlock(idx, nil); ok {
+				evs = append(evs, ev)
+			}
 		}
+		out = append(out, n.nest(parent, evs)...)
 	}
 	if n.sawLine && !n.sawResult {
 		out = append(out, event.Event{Kind: event.KindResult, Phase: event.PhaseFailed,
@@ -164,6 +214,18 @@ func (n *Normalizer) system(ref int64, v gjson.Result) []event.Event {
 			Status: v.Get("status").String(), NativeType: "system/status", Cause: []int64{ref}}}
 	case "thinking_tokens":
 		return nil // see ignoredReason
+	case "hook_started", "hook_progress", "hook_response":
+		return []event.Event{hook(ref, v)}
+	case "task_started", "task_progress", "task_updated", "task_notification":
+		return n.task(ref, v)
+	case "permission_denied":
+		return n.permissionDenied(ref, v)
+	case "compact_boundary", "session_state_changed", "notification", "informational",
+		"local_command_output", "model_refusal_fallback", "model_refusal_no_fallback",
+		"plugin_install", "memory_recall", "mirror_error", "elicitation_complete",
+		"files_persisted", "commands_changed", "worker_shutting_down", "background_tasks_changed",
+		"control_request_progress":
+		return []event.Event{systemStatus(ref, v)}
 	}
 	return []event.Event{unknown(ref, nativeType(v))}
 }
@@ -173,13 +235,13 @@ func (n *Normalizer) streamEvent(ref int64, v gjson.Result) []event.Event {
 	switch e.Get("type").String() {
 	case "message_start":
 		m := e.Get("message")
-		n.msgID = m.Get("id").String()
-		n.streamed[n.msgID] = true
-		n.usageOf[n.msgID] = true
-		n.msgUsage = anthropicUsage(m.Get("usage"))
-		clear(n.blocks)
-		u := n.msgUsage
-		return []event.Event{{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: n.msgID,
+		n.cur.msgID = m.Get("id").String()
+		n.streamed[n.cur.msgID] = true
+		n.usageOf[n.cur.msgID] = true
+		n.cur.msgUsage = anthropicUsage(m.Get("usage"))
+		clear(n.cur.blocks)
+		u := n.cur.msgUsage
+		return []event.Event{{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: n.cur.msgID,
 			Usage: &u, Cause: []int64{ref}}}
 	case "content_block_start":
 		return n.blockStart(ref, v)
@@ -193,7 +255,7 @@ func (n *Normalizer) streamEvent(ref int64, v gjson.Result) []event.Event {
 	case "message_delta":
 		// The delta's counts are running totals for this message; input
 		// and cache counts only come with message_start.
-		u := n.msgUsage
+		u := n.cur.msgUsage
 		mu := e.Get("usage")
 		if x := mu.Get("output_tokens"); x.Exists() {
 			u.OutputTokens = x.Int()
@@ -201,8 +263,8 @@ func (n *Normalizer) streamEvent(ref int64, v gjson.Result) []event.Event {
 		if x := mu.Get("input_tokens"); x.Exists() && x.Int() > 0 {
 			u.InputTokens = x.Int()
 		}
-		n.msgUsage = u
-		return []event.Event{{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: n.msgID,
+		n.cur.msgUsage = u
+		return []event.Event{{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: n.cur.msgID,
 			Usage: &u, Cause: []int64{ref}}}
 	case "message_stop", "ping":
 		return nil // see ignoredReason
@@ -218,8 +280,8 @@ func (n *Normalizer) blockStart(ref int64, v gjson.Result) []event.Event {
 	idx := e.Get("index").Int()
 	cb := e.Get("content_block")
 	b := &block{cause: []int64{ref}}
-	n.blocks[idx] = b
-	base := event.Event{Phase: event.PhaseStarted, MessageID: n.msgID,
+	n.cur.blocks[idx] = b
+	base := event.Event{Phase: event.PhaseStarted, MessageID: n.cur.msgID,
 		PartID: strconv.FormatInt(idx, 10), Cause: []int64{ref}}
 	switch cb.Get("type").String() {
 	case "text":
@@ -244,7 +306,7 @@ func (n *Normalizer) blockStart(ref int64, v gjson.Result) []event.Event {
 func (n *Normalizer) blockDelta(ref int64, v gjson.Result) []event.Event {
 	e := v.Get("event")
 	d := e.Get("delta")
-	b := n.blocks[e.Get("index").Int()]
+	b := n.cur.blocks[e.Get("index").Int()]
 	var piece string
 	snapshot := false
 	switch d.Get("type").String() {
@@ -265,7 +327,7 @@ func (n *Normalizer) blockDelta(ref int64, v gjson.Result) []event.Event {
 		if d.Get("type").String() == "thinking_delta" {
 			b.kind = event.KindThinking
 		}
-		n.blocks[e.Get("index").Int()] = b
+		n.cur.blocks[e.Get("index").Int()] = b
 	}
 	partID := strconv.FormatInt(e.Get("index").Int(), 10)
 	var out []event.Event
@@ -275,7 +337,7 @@ func (n *Normalizer) blockDelta(ref int64, v gjson.Result) []event.Event {
 			piece = piece[len(prev):]
 		} else {
 			b.text.Reset()
-			out = append(out, event.Event{Kind: event.KindStatus, Phase: event.PhaseUpdated, MessageID: n.msgID,
+			out = append(out, event.Event{Kind: event.KindStatus, Phase: event.PhaseUpdated, MessageID: n.cur.msgID,
 				PartID: partID, Status: StatusSnapshotRewritten, NativeType: nativeType(v), Cause: []int64{ref}})
 		}
 	}
@@ -284,23 +346,23 @@ func (n *Normalizer) blockDelta(ref int64, v gjson.Result) []event.Event {
 	if b.kind == event.KindTool || piece == "" {
 		return out
 	}
-	return append(out, event.Event{Kind: b.kind, Phase: event.PhaseDelta, MessageID: n.msgID,
+	return append(out, event.Event{Kind: b.kind, Phase: event.PhaseDelta, MessageID: n.cur.msgID,
 		PartID: partID, Text: piece, Cause: []int64{ref}})
 }
 
 // closeBlock turns an open block into its completed event. stop is the
 // ref of the content_block_stop line, nil when the stream ended first.
 func (n *Normalizer) closeBlock(idx int64, stop *int64) (event.Event, bool) {
-	b, ok := n.blocks[idx]
+	b, ok := n.cur.blocks[idx]
 	if !ok {
 		return event.Event{}, false
 	}
-	delete(n.blocks, idx)
+	delete(n.cur.blocks, idx)
 	cause := b.cause
 	if stop != nil {
 		cause = append(cause, *stop)
 	}
-	ev := event.Event{Kind: b.kind, Phase: event.PhaseCompleted, MessageID: n.msgID, Cause: cause}
+	ev := event.Event{Kind: b.kind, Phase: event.PhaseCompleted, MessageID: n.cur.msgID, Cause: cause}
 	switch b.kind {
 	case event.KindText, event.KindThinking:
 		ev.PartID = strconv.FormatInt(idx, 10)
@@ -317,6 +379,7 @@ func (n *Normalizer) closeBlock(idx int64, stop *int64) (event.Event, bool) {
 		if gjson.Valid(raw) {
 			ev.Tool.Input = json.RawMessage(raw)
 		}
+		n.noteSubagent(b.id, b.name, in)
 	default:
 		return event.Event{}, false
 	}
@@ -367,6 +430,7 @@ func (n *Normalizer) assistant(ref int64, v gjson.Result) []event.Event {
 			if in.Exists() {
 				ev.Tool.Input = json.RawMessage(in.Raw)
 			}
+			n.noteSubagent(ev.ToolCallID, c.Get("name").String(), in)
 		default:
 			ev = unknown(ref, "assistant/"+c.Get("type").String())
 		}

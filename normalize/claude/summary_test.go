@@ -23,7 +23,7 @@ func TestToolName(t *testing.T) {
 		{"WebFetch shows the URL", "WebFetch", `{"url":"https://example.com","prompt":"x"}`, "WebFetch", "https://example.com"},
 		{"WebSearch shows the query", "WebSearch", `{"query":"go fuzz"}`, "WebSearch", "go fuzz"},
 		{"MCP tools keep their name, no summary", "mcp__github__create_issue", `{"title":"t","token":"x"}`, "mcp__github__create_issue", ""},
-		{"unknown tools are anonymous", "TodoWrite", `{"todos":[{"content":"secret"}]}`, "tool", ""},
+		{"unlisted tools keep their name, no summary", "TodoWrite", `{"todos":[{"content":"secret"}]}`, "TodoWrite", ""},
 	} {
 		name, summary := toolName(tc.name, gjson.Parse(tc.input))
 		if name != tc.wantName || summary != tc.wantSummary {
