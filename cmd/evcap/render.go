@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,11 +13,13 @@ import (
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/normalize/detect"
 	"github.com/evcap/evcap/render/chat"
 	"github.com/evcap/evcap/render/groups"
 	"github.com/evcap/evcap/render/legacy"
 	"github.com/evcap/evcap/render/matrix"
 	"github.com/evcap/evcap/render/term"
+	"github.com/evcap/evcap/source"
 	"github.com/spf13/cobra"
 )
 
@@ -68,8 +69,11 @@ Formats:
           blocks with status), as indented JSON.
   legacy  the IDE-bridge marker lines ([CONTENT_DELTA] …).
 
-The input is streamed (standard input is first copied to a temporary file,
-since a capture may be read twice).`,
+FILE may also be a fixture directory or its fixture.json (rendered from the
+fixture's normalized_out events), or - for standard input. The input is read
+once, streaming, so pipes and FIFOs work: a capture is rendered from its
+normalized_out records when one appears among its first 4096 records (a
+recorded capture interleaves them with its native lines).`,
 		Example: `  evcap render capture.jsonl
   evcap render --color never --width 80 capture.jsonl
   claude -p hi --output-format stream-json --verbose | evcap render -
@@ -285,136 +289,147 @@ type eventSource interface {
 	close()
 }
 
-// openEvents opens name (standard input for "-") as a stream of events:
-// a capture's normalized_out records when it has any, else its native_in
-// records or the raw output through a normalizer (see openNative).
+// renderAhead is how many records render reads ahead of a capture to learn
+// whether it holds normalized_out records. A recorded capture interleaves
+// them with its native lines, so the first one comes within a few records.
+const renderAhead = 4096
+
+// openEvents opens name (a capture, a fixture, raw output, or standard
+// input for "-") once and yields its events: a capture's normalized_out
+// records when it has any among its first renderAhead records (a fixture's
+// when it has any at all), else its native_in records, or the raw output's
+// lines, through the provider's normalizer.
 func openEvents(s streams, name string) (eventSource, error) {
-	path, cleanup, err := renderPath(s, name)
+	in, err := source.Open(name, s.in)
 	if err != nil {
 		return nil, err
 	}
-	isCap, hasNormalized, err := scanCapture(path, name)
+	if in.Kind == source.KindRaw {
+		// openNative reads "-" from streams.in: hand it the opened input
+		// under the name the user gave, so messages name what they typed.
+		nat, err := openNative(streams{in: in.Reader(), out: s.out, err: s.err}, "-")
+		if err != nil {
+			in.Close()
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		nat.name = name
+		provider, err := nat.chooseProvider("auto")
+		var n event.Normalizer
+		if err == nil {
+			n, err = newNormalizer(provider)
+		}
+		if err != nil {
+			nat.close()
+			in.Close()
+			return nil, err
+		}
+		return &nativeSource{in: n, native: nat, done: func() { nat.close(); in.Close() }}, nil
+	}
+	recs := &capRecords{env: envelope.NewReader(in.Reader(), name, envelope.ReaderOptions{}), name: name, warn: s.err}
+	limit := renderAhead
+	if in.Kind == source.KindFixture {
+		limit = len(in.Fixture.Events) // in memory already; its derived records come last
+	}
+	hasNormalized, err := recs.lookAhead(limit)
 	if err != nil {
-		cleanup()
+		in.Close()
 		return nil, err
 	}
 	if hasNormalized {
-		f, err := os.Open(path)
-		if err != nil {
-			cleanup()
-			return nil, err
-		}
-		return &normalizedSource{
-			name: name, warn: s.err,
-			env:  envelope.NewReader(f, name, envelope.ReaderOptions{}),
-			done: func() { f.Close(); cleanup() },
-		}, nil
+		return &normalizedSource{recs: recs, done: func() { in.Close() }}, nil
 	}
-	f, err := os.Open(path)
+	provider, err := source.Choose(recs.evidence(), "auto", providerNames())
+	var n event.Normalizer
+	if err == nil {
+		n, err = newNormalizer(provider)
+	}
 	if err != nil {
-		cleanup()
+		in.Close()
 		return nil, err
 	}
-	// openNative reads "-" from streams.in: hand it the opened file under
-	// the name the user gave, so messages name what they typed.
-	in, err := openNative(streams{in: f, out: s.out, err: s.err}, "-")
-	if err == nil {
-		in.name = name
-	}
-	if err != nil {
-		f.Close()
-		cleanup()
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	provider, err := in.chooseProvider("auto")
-	if err == nil {
-		var n event.Normalizer
-		if n, err = newNormalizer(provider); err == nil {
-			src := &nativeSource{in: n, native: in, done: func() { in.close(); f.Close(); cleanup() }}
-			if isCap {
-				g, gerr := os.Open(path)
-				if gerr != nil {
-					src.done()
-					return nil, gerr
-				}
-				src.stamps = &stampReader{env: envelope.NewReader(g, name, envelope.ReaderOptions{})}
-				prev := src.done
-				src.done = func() { g.Close(); prev() }
-			}
-			return src, nil
-		}
-	}
-	in.close()
-	f.Close()
-	cleanup()
-	return nil, err
+	return &recordNativeSource{recs: recs, n: n, done: func() { in.Close() }}, nil
 }
 
-// renderPath returns a file path holding the input: name itself, or for
-// "-" a temporary copy of standard input (removed by cleanup), since a
-// capture is read more than once.
-func renderPath(s streams, name string) (path string, cleanup func(), err error) {
-	if name != "-" {
-		return name, func() {}, nil
-	}
-	tmp, err := os.CreateTemp("", "evcap-render-*.jsonl")
-	if err != nil {
-		return "", nil, fmt.Errorf("copy standard input: %w", err)
-	}
-	cleanup = func() { os.Remove(tmp.Name()) }
-	_, err = io.Copy(tmp, s.in)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		cleanup()
-		return "", nil, fmt.Errorf("copy standard input to %s: %w", tmp.Name(), err)
-	}
-	return tmp.Name(), cleanup, nil
+// capRecords reads the records of a capture (or of a fixture, as
+// package source hands them out), reporting bad lines as it goes; records
+// read ahead are handed out again in order.
+type capRecords struct {
+	env   *envelope.Reader
+	name  string
+	warn  io.Writer
+	ahead []*envelope.Record
+	bad   int
 }
 
-// scanCapture tells whether path is a capture and whether it holds any
-// normalized_out record. It stops at the first such record, so a recorded
-// capture (which interleaves them with native lines) costs a few lines;
-// a capture without one is read to its end.
-func scanCapture(path, name string) (isCapture, hasNormalized bool, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return false, false, err
+// next returns the next valid record, or io.EOF.
+func (r *capRecords) next() (*envelope.Record, error) {
+	if len(r.ahead) > 0 {
+		rec := r.ahead[0]
+		r.ahead = r.ahead[1:]
+		return rec, nil
 	}
-	defer f.Close()
-	br := bufio.NewReaderSize(f, 64<<10)
-	first, err := br.ReadBytes('\n')
-	if err != nil && err != io.EOF {
-		return false, false, fmt.Errorf("read %s: %w", name, err)
-	}
-	if !isCaptureLine(bytes.TrimRight(first, "\r\n")) {
-		return false, false, nil
-	}
-	env := envelope.NewReader(io.MultiReader(bytes.NewReader(first), br), name, envelope.ReaderOptions{})
 	for {
-		rec, err := env.Next()
-		if err == io.EOF {
-			return true, false, nil
-		}
+		rec, err := r.env.Next()
 		var le *envelope.LineError
 		if errors.As(err, &le) {
-			continue // reported when the records are read for real
+			fmt.Fprintln(r.warn, "evcap:", err)
+			if !errors.Is(err, envelope.ErrTornLine) {
+				r.bad++
+			}
+			continue
+		}
+		if err != nil && err != io.EOF {
+			return nil, fmt.Errorf("read %s: %w", r.name, err)
+		}
+		return rec, err
+	}
+}
+
+// lookAhead reads up to limit records ahead and reports whether one of
+// them is a normalized_out record; it stops at the first.
+func (r *capRecords) lookAhead(limit int) (bool, error) {
+	var read []*envelope.Record
+	defer func() { r.ahead = append(read, r.ahead...) }()
+	for len(read) < limit {
+		rec, err := r.next()
+		if err == io.EOF {
+			return false, nil
 		}
 		if err != nil {
-			return true, false, fmt.Errorf("read %s: %w", name, err)
+			return false, err
 		}
+		read = append(read, rec)
 		if rec.Stage == envelope.StageNormalizedOut {
-			return true, true, nil
+			return true, nil
 		}
 	}
+	return false, nil
+}
+
+// evidence is what the records read ahead say about the provider.
+func (r *capRecords) evidence() source.Evidence {
+	ev := source.Evidence{Name: r.name}
+	for _, rec := range r.ahead {
+		if ev.Recorded == "" {
+			ev.Recorded = rec.Provider
+		}
+		if rec.Stage != envelope.StageNativeIn || rec.EventType == envelope.EventStderr || rec.EventType == envelope.EventGap {
+			continue
+		}
+		if ev.NativeLines++; ev.NativeLines > detectLines {
+			break
+		}
+		if m, ok := detect.Line(envelope.DecodeNativeLine(rec.EventType, rec.Payload)); ok {
+			ev.Detected, ev.DetectedOK = m, true
+			break
+		}
+	}
+	return ev
 }
 
 // normalizedSource reads the events a capture recorded as normalized_out.
 type normalizedSource struct {
-	name  string
-	warn  io.Writer
-	env   *envelope.Reader
+	recs  *capRecords
 	clock recordClock
 	bad   int
 	done  func()
@@ -422,18 +437,7 @@ type normalizedSource struct {
 
 func (n *normalizedSource) next() (time.Time, event.Event, error) {
 	for {
-		rec, err := n.env.Next()
-		if err == io.EOF {
-			return time.Time{}, event.Event{}, io.EOF
-		}
-		var le *envelope.LineError
-		if errors.As(err, &le) {
-			fmt.Fprintln(n.warn, "evcap:", err)
-			if !errors.Is(err, envelope.ErrTornLine) {
-				n.bad++
-			}
-			continue
-		}
+		rec, err := n.recs.next()
 		if err != nil {
 			return time.Time{}, event.Event{}, err
 		}
@@ -442,8 +446,8 @@ func (n *normalizedSource) next() (time.Time, event.Event, error) {
 		}
 		var e event.Event
 		if err := json.Unmarshal(rec.Payload, &e); err != nil {
-			fmt.Fprintf(n.warn, "evcap: %s:%d: sequence %d: normalized_out payload is not an event: %v\n",
-				n.name, n.env.Line(), rec.Sequence, err)
+			fmt.Fprintf(n.recs.warn, "evcap: %s: sequence %d: normalized_out payload is not an event: %v\n",
+				n.recs.name, rec.Sequence, err)
 			n.bad++
 			continue
 		}
@@ -451,17 +455,60 @@ func (n *normalizedSource) next() (time.Time, event.Event, error) {
 	}
 }
 
-func (n *normalizedSource) invalid() int { return n.bad }
+func (n *normalizedSource) invalid() int { return n.bad + n.recs.bad }
 func (n *normalizedSource) close()       { n.done() }
 
-// nativeSource normalizes native lines as it goes, queueing the events
-// each line gives.
+// recordNativeSource normalizes a capture's native_in records as it goes,
+// each event stamped with the time of the line it came from.
+type recordNativeSource struct {
+	recs  *capRecords
+	n     event.Normalizer
+	clock recordClock
+	queue []event.Event
+	at    time.Time
+	ended bool
+	done  func()
+}
+
+func (r *recordNativeSource) next() (time.Time, event.Event, error) {
+	for len(r.queue) == 0 {
+		if r.ended {
+			return time.Time{}, event.Event{}, io.EOF
+		}
+		rec, err := r.recs.next()
+		if err == io.EOF {
+			r.ended = true
+			r.queue = r.n.End()
+			continue
+		}
+		if err != nil {
+			return time.Time{}, event.Event{}, err
+		}
+		switch {
+		case rec.Stage != envelope.StageNativeIn, rec.EventType == envelope.EventStderr:
+			continue
+		case rec.EventType == envelope.EventGap:
+			fmt.Fprintf(r.recs.warn, "evcap: %s: sequence %d: the capture dropped bytes here (gap): %s\n",
+				r.recs.name, rec.Sequence, compact(rec.Payload))
+			continue
+		}
+		r.at = r.clock.at(rec.Timestamp)
+		r.queue = r.n.Line(rec.Sequence, envelope.DecodeNativeLine(rec.EventType, rec.Payload))
+	}
+	e := r.queue[0]
+	r.queue = r.queue[1:]
+	return r.at, e, nil
+}
+
+func (r *recordNativeSource) invalid() int { return r.recs.bad }
+func (r *recordNativeSource) close()       { r.done() }
+
+// nativeSource normalizes raw output as it goes, queueing the events each
+// line gives. Raw output has no timestamps.
 type nativeSource struct {
 	in     event.Normalizer
 	native *nativeInput
-	stamps *stampReader // nil for raw output, which has no timestamps
 	queue  []event.Event
-	at     time.Time
 	ended  bool
 	done   func()
 }
@@ -480,44 +527,15 @@ func (n *nativeSource) next() (time.Time, event.Event, error) {
 		if err != nil {
 			return time.Time{}, event.Event{}, err
 		}
-		if n.stamps != nil {
-			n.at = n.stamps.at(ref)
-		}
 		n.queue = n.in.Line(ref, line)
 	}
 	e := n.queue[0]
 	n.queue = n.queue[1:]
-	return n.at, e, nil
+	return time.Time{}, e, nil
 }
 
 func (n *nativeSource) invalid() int { return n.native.badRecords }
 func (n *nativeSource) close()       { n.done() }
-
-// stampReader finds the timestamp of a capture record by its sequence
-// number, reading the capture a second time alongside the native lines.
-// Both only move forward, so it holds one record at a time.
-type stampReader struct {
-	env   *envelope.Reader
-	clock recordClock
-}
-
-func (s *stampReader) at(seq int64) time.Time {
-	for {
-		rec, err := s.env.Next()
-		if err == io.EOF {
-			return s.clock.last
-		}
-		if err != nil {
-			continue // already reported by the reader of the native lines
-		}
-		if rec.Sequence == seq {
-			return s.clock.at(rec.Timestamp)
-		}
-		if rec.Sequence > seq {
-			return s.clock.last
-		}
-	}
-}
 
 // recordClock turns record timestamps into times that never go backwards
 // (the chat rate limiter needs that); a timestamp that does not parse, or

@@ -1,31 +1,42 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/internal/lines"
 	"github.com/evcap/evcap/schema"
+	"github.com/evcap/evcap/source"
 	"github.com/spf13/cobra"
 	"github.com/tidwall/gjson"
 )
 
 func newValidateCmd(s streams) *cobra.Command {
-	var quiet bool
+	var quiet, asJSON bool
 	cmd := &cobra.Command{
 		Use:   "validate FILE...",
-		Short: "Check captures against the envelope schema and the sequence rules",
+		Short: "Check captures and fixtures against their schemas and the sequence rules",
 		Long: `validate reads each capture line by line and reports every problem as
 FILE:LINE: sequence N: reason — lines that are not JSON, records that break
 the envelope schema, an unknown schemaVersion, sequence gaps, duplicate or
 out-of-order sequence numbers, a captureId that changes mid-file, causes that
-point forward, and a torn last line. It exits 1 when anything is wrong.`,
+point forward, and a torn last line. It exits 1 when anything is wrong.
+
+A fixture (its directory or fixture.json) is checked against the fixture
+schema and its own rules (sequences increase, causes point at earlier
+native_in records). "-" reads standard input.
+
+--json prints one JSON object per input instead, for scripts:
+  {"file","kind","ok","records","stages":{stage:count},
+   "problems":[{"line","sequence","message"}]}
+(line and sequence are 0 when they do not apply).`,
 		Example: `  evcap validate capture.jsonl
-  evcap validate evcap-captures/*.jsonl
-  cat capture.jsonl | evcap validate -`,
+  evcap validate evcap-captures/*.jsonl fixtures/testdata/claude/tools
+  cat capture.jsonl | evcap validate -
+  evcap validate --json capture.jsonl | jq '.problems[].message'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			sch, err := schema.Compile(schema.EnvelopeFile)
@@ -34,11 +45,19 @@ point forward, and a torn last line. It exits 1 when anything is wrong.`,
 			}
 			bad := 0
 			for _, name := range args {
-				n, err := validateFile(s, sch, name, quiet)
+				res, err := validateInput(s, sch, name)
+				if err != nil {
+					return &exitError{code: 2, err: err}
+				}
+				if asJSON {
+					err = res.writeJSON(s.out)
+				} else {
+					err = res.writeText(s.out, quiet)
+				}
 				if err != nil {
 					return err
 				}
-				bad += n
+				bad += len(res.Problems)
 			}
 			if bad > 0 {
 				return &exitError{code: 1, err: fmt.Errorf("%d problem(s) found", bad)}
@@ -47,44 +66,115 @@ point forward, and a torn last line. It exits 1 when anything is wrong.`,
 		},
 	}
 	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "print problems only, not the per-file summary")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per input (see above)")
 	return cmd
 }
 
-// openInput opens a named file, or standard input for "-".
-func openInput(s streams, name string) (io.Reader, func(), error) {
-	if name == "-" {
-		return s.in, func() {}, nil
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, func() { f.Close() }, nil
+// validation is the verdict on one input.
+type validation struct {
+	File     string         `json:"file"`
+	Kind     string         `json:"kind"`
+	OK       bool           `json:"ok"`
+	Records  int            `json:"records"`
+	Stages   map[string]int `json:"stages"`
+	Problems []problem      `json:"problems"`
+	stages   map[envelope.Stage]int
 }
 
-// validateFile prints one line per problem in name and returns how many
-// there were. It reads the file once, streaming.
-func validateFile(s streams, sch *schema.Schema, name string, quiet bool) (int, error) {
-	r, done, err := openInput(s, name)
-	if err != nil {
-		return 0, err
-	}
-	defer done()
-	problems := 0
-	report := func(line, seq int64, format string, args ...any) {
-		problems++
-		msg := fmt.Sprintf(format, args...)
-		if seq > 0 {
-			fmt.Fprintf(s.out, "%s:%d: sequence %d: %s\n", name, line, seq, msg)
-		} else {
-			fmt.Fprintf(s.out, "%s:%d: %s\n", name, line, msg)
+type problem struct {
+	Line     int64  `json:"line"`
+	Sequence int64  `json:"sequence"`
+	Message  string `json:"message"`
+}
+
+func (v *validation) report(line, seq int64, format string, args ...any) {
+	v.Problems = append(v.Problems, problem{Line: line, Sequence: seq, Message: fmt.Sprintf(format, args...)})
+}
+
+func (v *validation) writeText(w io.Writer, quiet bool) error {
+	for _, p := range v.Problems {
+		var err error
+		switch {
+		case p.Line == 0 && p.Sequence == 0 && v.Kind == "fixture":
+			_, err = fmt.Fprintf(w, "%s: %s\n", v.File, p.Message)
+		case p.Sequence > 0:
+			_, err = fmt.Fprintf(w, "%s:%d: sequence %d: %s\n", v.File, p.Line, p.Sequence, p.Message)
+		default:
+			_, err = fmt.Fprintf(w, "%s:%d: %s\n", v.File, p.Line, p.Message)
+		}
+		if err != nil {
+			return err
 		}
 	}
+	if quiet || !v.OK {
+		return nil
+	}
+	what := "records"
+	if v.Kind == "fixture" {
+		what = "events (fixture)"
+	}
+	_, err := fmt.Fprintf(w, "%s: ok, %d %s (%s)\n", v.File, v.Records, what, stageSummary(v.stages))
+	return err
+}
+
+func (v *validation) writeJSON(w io.Writer) error {
+	v.Stages = map[string]int{}
+	for st, n := range v.stages {
+		v.Stages[string(st)] = n
+	}
+	if v.Problems == nil {
+		v.Problems = []problem{}
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// validateInput checks one input, streaming a capture once. Problems with
+// the input are in the result; the error is for what stops the check
+// (the input cannot be opened or read).
+func validateInput(s streams, sch *schema.Schema, name string) (*validation, error) {
+	v := &validation{File: name, stages: map[envelope.Stage]int{}}
+	in, err := source.Open(name, s.in)
+	if errors.Is(err, source.ErrInvalidFixture) {
+		v.Kind = "fixture"
+		v.report(0, 0, "%v", err)
+		return v, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	v.Kind = "capture"
+	if in.Kind == source.KindFixture {
+		// Open checked the fixture against its schema and rules.
+		v.Kind = "fixture"
+		for _, e := range in.Fixture.Events {
+			v.stages[e.Stage]++
+		}
+		v.Records = len(in.Fixture.Events)
+		v.OK = true
+		return v, nil
+	}
+	read, err := validateCapture(v, sch, in.Reader())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if in.Kind == source.KindRaw && read > 0 {
+		v.report(0, 0, "this looks like raw agent CLI output, not a capture (evcap normalize reads it; evcap record makes a capture)")
+	}
+	v.OK = len(v.Problems) == 0
+	return v, nil
+}
+
+// validateCapture checks r line by line and returns how many lines it read.
+func validateCapture(v *validation, sch *schema.Schema, r io.Reader) (int64, error) {
 	lr := lines.NewReader(r)
 	var prev int64
 	var captureID string
-	records := 0
-	stages := map[envelope.Stage]int{}
 	for {
 		line, err := lr.Next()
 		if err == io.EOF {
@@ -92,44 +182,44 @@ func validateFile(s streams, sch *schema.Schema, name string, quiet bool) (int, 
 		}
 		n := lr.Line()
 		if errors.Is(err, lines.ErrTorn) {
-			report(n, gjson.GetBytes(line, "sequence").Int(), "torn last line: no newline at end of file (the writer was probably killed)")
+			v.report(n, gjson.GetBytes(line, "sequence").Int(), "torn last line: no newline at end of file (the writer was probably killed)")
 			break
 		}
 		if err != nil {
-			return problems, fmt.Errorf("%s: %w", name, err)
+			return n, err
 		}
 		if !gjson.ValidBytes(line) {
-			report(n, 0, "not JSON")
+			v.report(n, 0, "not JSON")
 			continue
 		}
 		seq := int64(0)
-		if v := gjson.GetBytes(line, "sequence"); v.Type == gjson.Number {
-			seq = v.Int()
+		if x := gjson.GetBytes(line, "sequence"); x.Type == gjson.Number {
+			seq = x.Int()
 		}
-		if v := gjson.GetBytes(line, "schemaVersion"); v.Type == gjson.Number && v.Int() != envelope.SchemaVersion {
-			report(n, seq, "unknown schemaVersion %s (this evcap reads %d)", v.Raw, envelope.SchemaVersion)
+		if x := gjson.GetBytes(line, "schemaVersion"); x.Type == gjson.Number && x.Int() != envelope.SchemaVersion {
+			v.report(n, seq, "unknown schemaVersion %s (this evcap reads %d)", x.Raw, envelope.SchemaVersion)
 			continue
 		}
 		if err := sch.Validate(line); err != nil {
-			report(n, seq, "schema: %v", err)
+			v.report(n, seq, "schema: %v", err)
 			continue
 		}
 		rec, err := envelope.ParseRecord(line)
 		if err != nil {
-			report(n, seq, "%v", err)
+			v.report(n, seq, "%v", err)
 			continue
 		}
-		records++
-		stages[rec.Stage]++
+		v.Records++
+		v.stages[rec.Stage]++
 		switch {
 		case prev == 0 && rec.Sequence != 1:
-			report(n, seq, "first sequence is %d, want 1", rec.Sequence)
+			v.report(n, seq, "first sequence is %d, want 1", rec.Sequence)
 		case prev != 0 && rec.Sequence == prev:
-			report(n, seq, "duplicate sequence %d", rec.Sequence)
+			v.report(n, seq, "duplicate sequence %d", rec.Sequence)
 		case prev != 0 && rec.Sequence < prev:
-			report(n, seq, "sequence goes backwards (previous %d)", prev)
+			v.report(n, seq, "sequence goes backwards (previous %d)", prev)
 		case prev != 0 && rec.Sequence > prev+1:
-			report(n, seq, "sequence gap: %d follows %d (%d missing)", rec.Sequence, prev, rec.Sequence-prev-1)
+			v.report(n, seq, "sequence gap: %d follows %d (%d missing)", rec.Sequence, prev, rec.Sequence-prev-1)
 		}
 		if rec.Sequence > prev {
 			prev = rec.Sequence
@@ -137,21 +227,29 @@ func validateFile(s streams, sch *schema.Schema, name string, quiet bool) (int, 
 		if captureID == "" {
 			captureID = rec.CaptureID
 		} else if rec.CaptureID != captureID {
-			report(n, seq, "captureId %q differs from %q earlier in the file", rec.CaptureID, captureID)
+			v.report(n, seq, "captureId %q differs from %q earlier in the file", rec.CaptureID, captureID)
 		}
 		for _, c := range rec.Cause {
 			if c >= rec.Sequence {
-				report(n, seq, "cause %d does not point to an earlier record", c)
+				v.report(n, seq, "cause %d does not point to an earlier record", c)
 			}
 		}
 	}
-	if records == 0 && problems == 0 {
-		report(0, 0, "empty capture")
+	if v.Records == 0 && len(v.Problems) == 0 {
+		v.report(0, 0, "empty capture")
 	}
-	if !quiet && problems == 0 {
-		fmt.Fprintf(s.out, "%s: ok, %d records (%s)\n", name, records, stageSummary(stages))
+	return lr.Line(), nil
+}
+
+// openInput opens a capture, a fixture (its directory or fixture.json),
+// raw agent CLI output, or standard input for "-", once, with package
+// source. A fixture reads as the capture records it holds.
+func openInput(s streams, name string) (io.Reader, func(), error) {
+	in, err := source.Open(name, s.in)
+	if err != nil {
+		return nil, nil, err
 	}
-	return problems, nil
+	return in.Reader(), func() { in.Close() }, nil
 }
 
 func stageSummary(m map[envelope.Stage]int) string {

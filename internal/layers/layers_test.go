@@ -23,9 +23,9 @@ func layerOf(pkg string) (int, bool) {
 		return 5, true
 	case rel == "cmd/evcap", strings.HasPrefix(rel, "bench/cmd/"):
 		return 4, true
-	case rel == "promote", rel == "record", rel == "bundle":
+	case rel == "promote", rel == "record", rel == "bundle", rel == "minimize":
 		return 3, true
-	case rel == "capture", rel == "replay", rel == "sanitize":
+	case rel == "capture", rel == "replay", rel == "sanitize", rel == "source":
 		return 2, true
 	case rel == "redact", rel == "fixtures", rel == "fakemodel", rel == "bench/gen", rel == "view",
 		strings.HasPrefix(rel, "normalize/"), strings.HasPrefix(rel, "render/"):

@@ -1,0 +1,21 @@
+// Package source opens what an evcap command reads: a capture file, a
+// fixture directory, a fixture.json, raw agent CLI output, or standard input
+// ("-"), and tells which of them it is.
+//
+// Open opens a path exactly once and reads it front to back, so pipes and
+// FIFOs work as well as files; nothing is read twice or copied to a
+// temporary file. It sniffs the first line: an evcap record (a JSON object
+// with schemaVersion and stage) makes a capture, a first line that is just
+// "{" makes a fixture.json read from a stream, anything else is raw agent
+// CLI output. A fixture is handed out as the capture records it holds, so a
+// command that reads captures reads fixtures without knowing the difference.
+//
+// Choose settles which provider's normalizer reads an input, from the
+// provider the capture names and what normalize/detect sees in its first
+// native lines.
+//
+// The package does not normalize, render, replay or validate captures: it
+// opens, sniffs and hands out bytes. A fixture.json is checked against the
+// fixture schema when it is opened (package fixtures), because a fixture is
+// read whole anyway.
+package source
