@@ -64,9 +64,12 @@ func slug(p string) string {
 
 // pathSpans finds the needles in text; found is what the keyword set found
 // in text, which says which needles to look for when they have bits.
-func (r *Redactor) pathSpans(text []byte, found uint64, protect func() [][2]int, spans []span, prio int) []span {
+func (r *Redactor) pathSpans(text []byte, found *bitset, protect func() [][2]int, spans []span, prio int) []span {
+	if !r.disabled[RulePathHome] {
+		spans = homeSpans(text, protect, spans, prio)
+	}
 	for k, n := range r.paths {
-		if r.needleBase >= 0 && found&(1<<(r.needleBase+k)) == 0 {
+		if r.needleBase >= 0 && !found.has(r.needleBase+k) {
 			continue
 		}
 		for i := 0; ; {
@@ -118,4 +121,167 @@ func pathEdges(text []byte, s, e int, isSlug bool) bool {
 		}
 	}
 	return true
+}
+
+// homeNeedles are the literals (ASCII case ignored) every home directory
+// that homeSpans finds contains; the prefilter looks for them.
+var homeNeedles = []string{"/home/", "/users/", "/root", "/-root", `:\users`, `:\\users`, "-home-", "-users-"}
+
+// homeSpans finds home directories of any user, whoever recorded the
+// capture: /home/<name>, /Users/<name> (not /Users/Shared), /root,
+// <drive>:\Users\<name> (also with "/" or an escaped "\\"), and Claude
+// Code's project-slug forms of them (-home-<name>, -Users-<name>,
+// C--Users-<name>, and -root after a "/"). Each becomes <HOME>; the rest
+// of the path is kept.
+func homeSpans(text []byte, protect func() [][2]int, spans []span, prio int) []span {
+	add := func(s, e int) {
+		if !overlapsAny(s, e, protect()) {
+			spans = append(spans, span{start: s, end: e, rule: RulePathHome, repl: PlaceholderHome, prio: prio})
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '/':
+			if !homeLeft(text, i) {
+				continue
+			}
+			rest := text[i+1:]
+			switch {
+			case hasPrefixFold(rest, "home/"), hasPrefixFold(rest, "users/"):
+				skip := 6
+				if rest[0]|0x20 == 'u' {
+					skip = 7
+				}
+				e := nameEnd(text, i+skip)
+				name := text[i+skip : e]
+				if len(name) == 0 || string(name) == "Shared" || !isAlnum(name[0]) && name[0] != '_' {
+					continue
+				}
+				add(i, e)
+				i = e - 1
+			case bytes.HasPrefix(rest, []byte("root")):
+				e := i + 5
+				if e < len(text) && (isNameByte(text[e]) || text[e] == '-') {
+					continue
+				}
+				add(i, e)
+				i = e - 1
+			}
+		case '-':
+			// Slugs: every byte that is not a letter or digit became "-".
+			if i > 0 && (isAlnum(text[i-1]) || text[i-1] == '-') {
+				continue
+			}
+			rest := text[i+1:]
+			skip := 0
+			switch {
+			case bytes.HasPrefix(rest, []byte("home-")):
+				skip = 6
+			case bytes.HasPrefix(rest, []byte("Users-")):
+				skip = 7
+			case bytes.HasPrefix(rest, []byte("root")) && i > 0 && text[i-1] == '/':
+				if e := i + 5; e == len(text) || !isAlnum(text[e]) {
+					add(i, e)
+					i = e - 1
+				}
+				continue
+			default:
+				continue
+			}
+			e := i + skip
+			for e < len(text) && isAlnum(text[e]) {
+				e++
+			}
+			if e == i+skip || string(text[i+skip:e]) == "Shared" {
+				continue
+			}
+			// "-home-dir value" and "-home-x=y" read as command-line flags.
+			if e < len(text) && (text[e] == ' ' || text[e] == '=' || text[e] == '\t') {
+				continue
+			}
+			add(i, e)
+			i = e - 1
+		case ':':
+			// <drive>:\Users\<name>, <drive>:/Users/<name>, and the slug
+			// <drive>--Users-<name>.
+			if i == 0 || !isAlpha(text[i-1]) || i >= 2 && isIdentByte(text[i-2]) {
+				continue
+			}
+			j := i + 1
+			sep := 0
+			for j < len(text) && (text[j] == '\\' || text[j] == '/') && sep < 2 {
+				j++
+				sep++
+			}
+			if sep == 0 || !hasPrefixFold(text[j:], "users") {
+				continue
+			}
+			j += 5
+			k := j
+			for k < len(text) && k < j+sep && (text[k] == '\\' || text[k] == '/') {
+				k++
+			}
+			if k == j {
+				continue
+			}
+			e := nameEnd(text, k)
+			if e == k || string(text[k:e]) == "Public" {
+				continue
+			}
+			add(i-1, e)
+			i = e - 1
+		}
+	}
+	// The Windows slug: C--Users-<name>.
+	for i := 0; ; {
+		k := bytes.Index(text[i:], []byte("--Users-"))
+		if k < 0 {
+			break
+		}
+		s := i + k - 1
+		i += k + 8
+		if s < 0 || !isAlpha(text[s]) || s > 0 && isIdentByte(text[s-1]) {
+			continue
+		}
+		e := i
+		for e < len(text) && isAlnum(text[e]) {
+			e++
+		}
+		if e > i {
+			add(s, e)
+		}
+	}
+	return spans
+}
+
+// homeLeft reports whether a home directory may start at text[i]: not in
+// the middle of a word, a dotted name or a URL path ("api/Users/7").
+func homeLeft(text []byte, i int) bool {
+	if i == 0 {
+		return true
+	}
+	c := text[i-1]
+	if i >= 2 && text[i-2] == '\\' && isAlpha(c) {
+		return true // after an escape such as \n in text that was not decoded
+	}
+	return !isAlnum(c) && c != '.' && c != '_' && c != '-' && c != '%'
+}
+
+func isNameByte(c byte) bool { return isAlnum(c) || c == '.' || c == '_' || c == '-' }
+
+// nameEnd returns the end of the user name starting at i. A trailing "."
+// is punctuation, not part of the name.
+func nameEnd(text []byte, i int) int {
+	e := i
+	for e < len(text) && isNameByte(text[e]) {
+		e++
+	}
+	for e > i && text[e-1] == '.' {
+		e--
+	}
+	return e
+}
+
+func hasPrefixFold(b []byte, p string) bool {
+	return len(b) >= len(p) && bytes.EqualFold(b[:len(p)], []byte(p))
 }

@@ -2,6 +2,61 @@ package redact
 
 import "math/bits"
 
+// nWords is the size of a bitset in 64-bit words: room for the built-in
+// rules (ours and the upstream set), custom rules and the special bits.
+const nWords = 8
+
+// bitset holds one bit per rule (and a few special bits, see spans.go).
+type bitset [nWords]uint64
+
+func bitOf(i int) bitset {
+	var b bitset
+	b[i>>6] = 1 << (i & 63)
+	return b
+}
+
+func (b *bitset) set(i int)      { b[i>>6] |= 1 << (i & 63) }
+func (b *bitset) has(i int) bool { return b[i>>6]&(1<<(i&63)) != 0 }
+
+func (b *bitset) or(o *bitset) {
+	for i := range b {
+		b[i] |= o[i]
+	}
+}
+
+// covers reports whether every bit of o is set in b.
+func (b *bitset) covers(o *bitset) bool {
+	for i := range b {
+		if o[i]&^b[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (b *bitset) and(o *bitset) bitset {
+	var out bitset
+	for i := range b {
+		out[i] = b[i] & o[i]
+	}
+	return out
+}
+
+func (b *bitset) isZero() bool { return *b == bitset{} }
+
+// each calls f for every set bit below n, in ascending order.
+func (b *bitset) each(n int, f func(i int)) {
+	for w := 0; w < nWords && w*64 < n; w++ {
+		for x := b[w]; x != 0; x &= x - 1 {
+			i := w*64 + bits.TrailingZeros64(x)
+			if i >= n {
+				return
+			}
+			f(i)
+		}
+	}
+}
+
 // keywordSet is the prefilter of a Redactor: it finds, in one pass over a
 // text, which of many literal keywords the text contains, and returns the
 // union of their bits. Before it, every rule looked for each of its
@@ -31,25 +86,25 @@ type keywordSet struct {
 	// hits[(state-firstHit)>>shift] is what a hit state matches.
 	hits []hitState
 	// always holds the bits of empty keywords, which every text contains.
-	always uint64
-	all    uint64 // union of every keyword's bit
+	always bitset
+	all    bitset // union of every keyword's bit
 }
 
 type hitState struct {
-	fold  uint64         // bits of case-insensitive keywords ending here
+	fold  bitset         // bits of case-insensitive keywords ending here
 	exact []exactKeyword // case-sensitive keywords ending here, to verify
 }
 
 type exactKeyword struct {
 	text []byte
-	bit  uint64
+	bit  bitset
 }
 
 // keyword is one literal to find and the bits it sets.
 type keyword struct {
 	text []byte
 	fold bool
-	bit  uint64
+	bit  bitset
 }
 
 func foldByte(c byte) byte {
@@ -66,15 +121,15 @@ func newKeywordSet(kws []keyword) *keywordSet {
 	type node struct {
 		edges map[byte]int
 		fail  int
-		fold  uint64
+		fold  bitset
 		exact []exactKeyword
 	}
 	nodes := []node{{edges: map[byte]int{}}}
 	var used [256]bool
 	for _, kw := range kws {
-		k.all |= kw.bit
+		k.all.or(&kw.bit)
 		if len(kw.text) == 0 {
-			k.always |= kw.bit
+			k.always.or(&kw.bit)
 			continue
 		}
 		s := 0
@@ -90,7 +145,7 @@ func newKeywordSet(kws []keyword) *keywordSet {
 			s = n
 		}
 		if kw.fold {
-			nodes[s].fold |= kw.bit
+			nodes[s].fold.or(&kw.bit)
 		} else {
 			nodes[s].exact = append(nodes[s].exact, exactKeyword{text: kw.text, bit: kw.bit})
 		}
@@ -141,7 +196,7 @@ func newKeywordSet(kws []keyword) *keywordSet {
 				f = nodes[f].fail
 			}
 			fl := nodes[n].fail
-			nodes[n].fold |= nodes[fl].fold
+			nodes[n].fold.or(&nodes[fl].fold)
 			nodes[n].exact = append(nodes[n].exact, nodes[fl].exact...)
 		}
 	}
@@ -151,14 +206,14 @@ func newKeywordSet(kws []keyword) *keywordSet {
 	id := make([]uint32, len(nodes))
 	var num uint32
 	for _, s := range order {
-		if nodes[s].fold == 0 && len(nodes[s].exact) == 0 {
+		if nodes[s].fold.isZero() && len(nodes[s].exact) == 0 {
 			id[s] = num * k.stride
 			num++
 		}
 	}
 	k.firstHit = num * k.stride
 	for _, s := range order {
-		if nodes[s].fold != 0 || len(nodes[s].exact) > 0 {
+		if !nodes[s].fold.isZero() || len(nodes[s].exact) > 0 {
 			id[s] = num * k.stride
 			num++
 			k.hits = append(k.hits, hitState{fold: nodes[s].fold, exact: nodes[s].exact})
@@ -191,7 +246,7 @@ func newKeywordSet(kws []keyword) *keywordSet {
 }
 
 // scan returns the bits of the keywords that text contains.
-func (k *keywordSet) scan(text []byte) uint64 {
+func (k *keywordSet) scan(text []byte) bitset {
 	found := k.always
 	if found == k.all {
 		return found
@@ -204,10 +259,10 @@ func (k *keywordSet) scan(text []byte) uint64 {
 			continue
 		}
 		h := &k.hits[(s-k.firstHit)>>k.shift]
-		found |= h.fold
+		found.or(&h.fold)
 		for _, e := range h.exact {
-			if found&e.bit != e.bit && string(text[i+1-len(e.text):i+1]) == string(e.text) {
-				found |= e.bit
+			if !found.covers(&e.bit) && string(text[i+1-len(e.text):i+1]) == string(e.text) {
+				found.or(&e.bit)
 			}
 		}
 		if found == k.all {

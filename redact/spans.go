@@ -3,7 +3,6 @@ package redact
 import (
 	"bytes"
 	"encoding/base64"
-	"math/bits"
 	"regexp"
 	"slices"
 	"strconv"
@@ -107,23 +106,23 @@ func (r *Redactor) findSpans(text []byte) []span {
 // lineFilter says which rules may match anywhere in a JSON line: bit i for
 // rule i (rules from maxFiltered on always run), pathsBit for the path
 // needles.
-type lineFilter uint64
+type lineFilter = bitset
 
 const (
-	maxFiltered = 62
+	maxFiltered = nWords*64 - 2
 	// slashBit is set by the keyword set when the text holds an escaped
 	// slash; it is never part of a lineFilter.
-	slashBit = 62
-	pathsBit = 63
-	allRules = ^lineFilter(0)
+	slashBit = nWords*64 - 2
+	pathsBit = nWords*64 - 1
 )
 
-func (f lineFilter) has(i int) bool {
-	if i >= maxFiltered && i != pathsBit {
-		return true
+var allRules = func() lineFilter {
+	var b lineFilter
+	for i := range b {
+		b[i] = ^uint64(0)
 	}
-	return f&(1<<i) != 0
-}
+	return b
+}()
 
 // buildKeywords compiles the keywords of the first maxFiltered rules (bit
 // i for rule i), the path needles (pathsBit) and the escaped slash
@@ -135,7 +134,7 @@ func (r *Redactor) buildKeywords() *keywordSet {
 	nr := min(len(r.rules), maxFiltered)
 	for i, ru := range r.rules[:nr] {
 		for _, k := range ru.keywords {
-			kws = append(kws, keyword{text: k, fold: ru.fold, bit: 1 << i})
+			kws = append(kws, keyword{text: k, fold: ru.fold, bit: bitOf(i)})
 		}
 	}
 	r.needleBase = -1
@@ -143,39 +142,54 @@ func (r *Redactor) buildKeywords() *keywordSet {
 		r.needleBase = nr
 	}
 	for k, n := range r.paths {
-		bit := uint64(1) << pathsBit
+		bit := bitOf(pathsBit)
 		if r.needleBase >= 0 {
-			bit |= 1 << (r.needleBase + k)
+			bit.set(r.needleBase + k)
 		}
 		kws = append(kws, keyword{text: n.text, bit: bit})
 	}
-	kws = append(kws, keyword{text: []byte(`\/`), bit: 1 << slashBit})
+	for _, h := range homeNeedles {
+		kws = append(kws, keyword{text: []byte(h), fold: true, bit: bitOf(pathsBit)})
+	}
+	kws = append(kws, keyword{text: []byte(`\/`), bit: bitOf(slashBit)})
 	return newKeywordSet(kws)
 }
 
 // filterLine runs the prefilter once over a whole JSON line, so that the
 // strings inside it only run the rules whose keywords the line contains.
-// Keywords hold no byte that JSON must escape; "/" may be escaped as "\/",
-// so a line with an escaped slash runs the path and URL rules anyway.
+// Keywords hold no byte that JSON must escape, but an escape can spell
+// any byte ("\u0073k-ant-", "https:\/\/"): a line holding such an
+// escape is filtered on its decoded text, which contains every decoded
+// string of the line.
 func (r *Redactor) filterLine(line []byte) lineFilter {
+	if hasHidingEscape(line) {
+		line = decodeJSONString(make([]byte, 0, len(line)), line)
+	}
 	found := r.keywords.scan(line)
-	ruleBits := uint64(1)<<min(len(r.rules), maxFiltered) - 1
-	f := lineFilter(found & (ruleBits | 1<<pathsBit))
-	if found&(1<<slashBit) != 0 {
-		for i, ru := range r.rules {
-			if i >= maxFiltered {
-				break
-			}
-			if ru.id == RuleURLPassword {
-				f |= 1 << i
-			}
+	var f lineFilter
+	nr := min(len(r.rules), maxFiltered)
+	for w := range f {
+		lo := w * 64
+		switch {
+		case lo+64 <= nr:
+			f[w] = found[w]
+		case lo < nr:
+			f[w] = found[w] & (1<<(nr-lo) - 1)
 		}
-		f |= 1 << pathsBit
+	}
+	if found.has(pathsBit) {
+		f.set(pathsBit)
 	}
 	return f
 }
 
 func (r *Redactor) findSpansIn(text []byte, filter lineFilter) []span {
+	return r.findSpansDepth(text, filter, 0)
+}
+
+// findSpansDepth finds the spans of text and of its decoded views; depth
+// counts the decodings that led to text.
+func (r *Redactor) findSpansDepth(text []byte, filter lineFilter, depth int) []span {
 	if len(text) < r.minLen {
 		return nil
 	}
@@ -188,8 +202,8 @@ func (r *Redactor) findSpansIn(text []byte, filter lineFilter) []span {
 		}
 		return prot
 	}
-	var found uint64
-	if filter != 0 {
+	var found bitset
+	if !filter.isZero() {
 		found = r.keywords.scan(text)
 	}
 	var spans []span
@@ -197,9 +211,8 @@ func (r *Redactor) findSpansIn(text []byte, filter lineFilter) []span {
 	// keywords, in priority order; the rest (past maxFiltered) test their
 	// keywords themselves.
 	nr := min(len(r.rules), maxFiltered)
-	for run := uint64(filter) & found & (1<<nr - 1); run != 0; run &= run - 1 {
-		spans = r.ruleSpans(bits.TrailingZeros64(run), text, protect, spans)
-	}
+	run := filter.and(&found)
+	run.each(nr, func(prio int) { spans = r.ruleSpans(prio, text, protect, spans) })
 	for prio := nr; prio < len(r.rules); prio++ {
 		if r.rules[prio].mayMatch(text) {
 			spans = r.ruleSpans(prio, text, protect, spans)
@@ -212,8 +225,20 @@ func (r *Redactor) findSpansIn(text []byte, filter lineFilter) []span {
 	if !r.disabled[RuleBase64Blob] && len(text) >= r.blobMin {
 		spans = r.blobSpans(text, protect, spans, base+1)
 	}
-	if len(r.paths) > 0 && filter.has(pathsBit) && found&(1<<pathsBit) != 0 {
-		spans = r.pathSpans(text, found, protect, spans, base+2)
+	if filter.has(pathsBit) && found.has(pathsBit) {
+		spans = r.pathSpans(text, &found, protect, spans, base+2)
+	}
+	n := len(spans)
+	spans = r.decodedSpans(text, depth, spans)
+	if len(spans) > n {
+		// A view's hit must not cut into a token written earlier.
+		kept := spans[:n]
+		for _, s := range spans[n:] {
+			if !overlapsAny(s.start, s.end, protect()) {
+				kept = append(kept, s)
+			}
+		}
+		spans = kept
 	}
 	return resolve(spans)
 }
