@@ -25,7 +25,7 @@ func layerOf(pkg string) (int, bool) {
 		return 4, true
 	case rel == "promote", rel == "record", rel == "bundle", rel == "minimize":
 		return 3, true
-	case rel == "capture", rel == "replay", rel == "sanitize", rel == "source":
+	case rel == "capture", rel == "replay", rel == "sanitize", rel == "scan", rel == "source":
 		return 2, true
 	case rel == "redact", rel == "fixtures", rel == "fakemodel", rel == "bench/gen", rel == "view",
 		strings.HasPrefix(rel, "normalize/"), strings.HasPrefix(rel, "render/"):

@@ -1,0 +1,188 @@
+package scan
+
+import (
+	"math"
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// The credential-assignment rule: a value given to a name that says it is
+// a credential. Names are split into words (at "_", "-", ".", spaces and
+// lower-to-upper case changes) and compared word by word, so "max_tokens",
+// "author" or "keyboard" are not credential names while "PGPASSWORD",
+// "_authToken", "DB_PASS" and "client-secret" are.
+//
+// Forms: NAME=value, NAME: value, export NAME=value, "name": "value" (in
+// JSON that did not parse, and as key and value of parsed JSON, see
+// credentialPair), --name value and --name=value.
+
+// assignRe finds NAME<sep>value in text. The value may be quoted; the
+// characters that end it are those that end a shell word or a JSON string.
+var assignRe = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.-]{0,80})["']?[ \t]*(?:=|:[ \t]*)[ \t]*["']?([^\s"'&,;<>{}()\[\]\\` + "`" + `]{8,})`)
+
+// flagRe finds --name value and --name=value.
+var flagRe = regexp.MustCompile(`--([A-Za-z][A-Za-z0-9_-]{1,60})(?:=|[ \t]+)["']?([^\s"'&,;<>{}()\[\]\\` + "`" + `]{8,})`)
+
+// credentialAssignments returns the value spans of credential assignments
+// in text.
+func credentialAssignments(text string) [][2]int {
+	var out [][2]int
+	for _, m := range assignRe.FindAllStringSubmatchIndex(text, -1) {
+		if m[2] > 0 && isIdent(text[m[2]-1]) {
+			continue
+		}
+		if credentialName(text[m[2]:m[3]]) && machineMade(text[m[4]:m[5]]) {
+			out = append(out, [2]int{m[4], m[5]})
+		}
+	}
+	for _, m := range flagRe.FindAllStringSubmatchIndex(text, -1) {
+		if credentialName(text[m[2]:m[3]]) && machineMade(text[m[4]:m[5]]) {
+			out = append(out, [2]int{m[4], m[5]})
+		}
+	}
+	return out
+}
+
+// credentialPair reports a parsed JSON member whose key names a
+// credential and whose string value looks machine-made.
+func credentialPair(key, value string) bool {
+	return credentialName(key) && machineMade(value)
+}
+
+// credentialWords are words that name a credential on their own.
+var credentialWords = map[string]bool{
+	"pass": true, "password": true, "passwd": true, "passphrase": true, "pwd": true, "secret": true, "secrets": true,
+	"token": true, "auth": true, "authorization": true, "credential": true, "credentials": true, "creds": true,
+	"cookie": true, "private": true, "apikey": true, "privatekey": true, "accesskey": true, "secretkey": true,
+	"authtoken": true, "sessiontoken": true, "dsn": true,
+}
+
+// credentialParts are substrings that make a one-word name a credential
+// name (PGPASSWORD, MYSQLPWD).
+var credentialParts = []string{"password", "passwd", "secret", "credential", "apikey", "authtoken", "accesskey", "privatekey"}
+
+// notKeyOwners are words that make "<word> key" an ordinary key: a map key,
+// a sort key, a public key.
+var notKeyOwners = map[string]bool{
+	"cache": true, "sort": true, "primary": true, "foreign": true, "idempotency": true, "partition": true, "public": true,
+	"map": true, "hash": true, "lookup": true, "row": true, "group": true, "dedupe": true, "dedup": true, "routing": true,
+	"message": true, "object": true, "unique": true, "composite": true, "shard": true, "index": true, "react": true,
+	"hot": true, "short": true, "shortcut": true, "press": true, "dict": true, "tool": true,
+}
+
+func credentialName(name string) bool {
+	name = strings.TrimPrefix(strings.TrimSpace(name), "export ")
+	words := splitWords(name)
+	for i, w := range words {
+		if credentialWords[w] {
+			return true
+		}
+		if w == "key" && i > 0 && !notKeyOwners[words[i-1]] {
+			return true
+		}
+		if len(words) == 1 {
+			for _, p := range credentialParts {
+				if strings.Contains(w, p) {
+					return true
+				}
+			}
+			if strings.HasSuffix(w, "pwd") || strings.HasSuffix(w, "pass") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// splitWords lowers a name and splits it into words.
+func splitWords(s string) []string {
+	var words []string
+	var cur []rune
+	prev := rune(0)
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, string(cur))
+			cur = cur[:0]
+		}
+	}
+	for _, r := range s {
+		switch {
+		case r == '_' || r == '-' || r == '.' || r == ' ' || r == '/' || r == ':':
+			flush()
+		case unicode.IsUpper(r):
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) {
+				flush()
+			}
+			cur = append(cur, unicode.ToLower(r))
+		default:
+			cur = append(cur, r)
+		}
+		prev = r
+	}
+	flush()
+	return words
+}
+
+// machineMade reports a value that looks generated rather than written:
+// at least 8 characters, not a placeholder, a path or a URL, not a number,
+// a boolean or an evcap pseudonym, with both letters and digits (or mixed
+// case or symbols) and at least 3 bits of entropy per character.
+func machineMade(v string) bool {
+	v = strings.Trim(v, `"'`)
+	if len(v) < 8 || len(v) > 4096 || placeholder(v) {
+		return false
+	}
+	if v[0] == '/' || v[0] == '.' || v[0] == '~' || strings.Contains(v, "://") || isPseudonym(v) {
+		return false
+	}
+	var lower, upper, digit, other bool
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			lower = true
+		case c >= 'A' && c <= 'Z':
+			upper = true
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == '_' || c == '-' || c == '.':
+			// Separators of names, not signs of a generated value.
+		default:
+			other = true
+		}
+	}
+	letters := lower || upper
+	if !letters {
+		return false
+	}
+	if !(digit || lower && upper || other && len(v) >= 12) {
+		return false
+	}
+	return entropy(v) >= 3
+}
+
+// entropy is the Shannon entropy of s in bits per byte.
+func entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	var n [256]int
+	for i := 0; i < len(s); i++ {
+		n[s[i]]++
+	}
+	h := 0.0
+	l := float64(len(s))
+	for _, c := range n {
+		if c > 0 {
+			p := float64(c) / l
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// pseudonymRe is the shape of the pseudonyms sanitize writes.
+var pseudonymRe = regexp.MustCompile(`^(?:(?:session|uuid|thread)-[0-9]{4,}|[a-z]+_evcap_[0-9]{4,})$`)
+
+func isPseudonym(s string) bool { return pseudonymRe.MatchString(s) }

@@ -1,0 +1,262 @@
+package scan
+
+import (
+	"encoding/base64"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxDepth bounds how many decodings are stacked (base64 of a
+// percent-encoded value is depth 2).
+const maxDepth = 2
+
+// maxDecode bounds the bytes of candidates decoded in one piece of text, so
+// that a many-megabyte base64 image costs one bounded attempt.
+const maxDecode = 1 << 20
+
+// A hit is one rule matching in a piece of text. start is the offset in the
+// top-level text where the match (or the encoded candidate it was decoded
+// from) begins.
+type hit struct {
+	rule   string
+	via    string
+	start  int
+	secret string
+}
+
+// check runs every rule on text and on its decodings, and calls report
+// for each hit. It never skips a rule because of what the text looks like:
+// the regular expressions themselves look for their literal prefixes.
+func (m *matcher) check(text string, report func(hit)) {
+	m.checkAt(text, "", 0, 0, report)
+}
+
+func (m *matcher) checkAt(text, via string, depth, base int, report func(hit)) {
+	if text == "" {
+		return
+	}
+	for i := range m.rules {
+		r := &m.rules[i]
+		for _, mm := range r.re.FindAllStringSubmatchIndex(text, -1) {
+			if mm[2*r.group] < 0 {
+				continue
+			}
+			if r.ok != nil && !r.ok(text, mm) {
+				continue
+			}
+			sec := text[mm[2*r.group]:mm[2*r.group+1]]
+			if m.allowed(sec) {
+				continue
+			}
+			at := base
+			if via == "" {
+				at = mm[0]
+			}
+			report(hit{rule: r.id, via: via, start: at, secret: sec})
+		}
+	}
+	if m.credential {
+		for _, sp := range credentialAssignments(text) {
+			sec := text[sp[0]:sp[1]]
+			if m.allowed(sec) {
+				continue
+			}
+			at := base
+			if via == "" {
+				at = sp[0]
+			}
+			report(hit{rule: RuleCredential, via: via, start: at, secret: sec})
+		}
+	}
+	m.pathHits(text, via, base, report)
+	if depth >= maxDepth {
+		return
+	}
+	sub := func(kind string) string {
+		if via == "" {
+			return kind
+		}
+		return via + "+" + kind
+	}
+	at := func(off int) int {
+		if via == "" {
+			return off
+		}
+		return base
+	}
+	if strings.IndexByte(text, '\\') >= 0 {
+		if d, ok := unescape(text); ok {
+			m.checkAt(d, sub("escape"), depth+1, at(0), report)
+		}
+	}
+	if strings.IndexByte(text, '%') >= 0 {
+		if d, ok := percentDecode(text); ok {
+			m.checkAt(d, sub("percent"), depth+1, at(0), report)
+		}
+	}
+	budget := maxDecode
+	for _, c := range b64Run.FindAllStringIndex(text, -1) {
+		if budget <= 0 {
+			break
+		}
+		cand := text[c[0]:c[1]]
+		budget -= len(cand)
+		if d, ok := decodeBase64(cand); ok {
+			m.checkAt(d, sub("base64"), depth+1, at(c[0]), report)
+		}
+	}
+}
+
+// b64Run is a candidate for base64 or base64url: 16 or more characters of
+// either alphabet, with optional padding.
+var b64Run = regexp.MustCompile(`[A-Za-z0-9+/_-]{16,}={0,2}`)
+
+// decodeBase64 decodes s in whichever alphabet its characters allow and
+// keeps the result only when it is printable text: a secret someone
+// encoded, not an image or a random key.
+func decodeBase64(s string) (string, bool) {
+	if len(s) > 256<<10 {
+		return "", false
+	}
+	raw := strings.TrimRight(s, "=")
+	var enc *base64.Encoding
+	switch {
+	case strings.ContainsAny(raw, "-_") && strings.ContainsAny(raw, "+/"):
+		return "", false
+	case strings.ContainsAny(raw, "-_"):
+		enc = base64.RawURLEncoding
+	default:
+		enc = base64.RawStdEncoding
+	}
+	// A run may carry a trailing partial group (text glued to it); try the
+	// longest prefix that is a whole number of characters.
+	for cut := 0; cut < 4 && len(raw)-cut >= 16; cut++ {
+		b, err := enc.DecodeString(raw[:len(raw)-cut])
+		if err != nil {
+			continue
+		}
+		if printable(b) {
+			return string(b), true
+		}
+		return "", false
+	}
+	return "", false
+}
+
+// printable reports UTF-8 text with almost no control bytes.
+func printable(b []byte) bool {
+	if len(b) < 8 || !utf8.Valid(b) {
+		return false
+	}
+	bad := 0
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' || c == 0x7f {
+			bad++
+		}
+	}
+	return bad*20 <= len(b)
+}
+
+// unescape decodes JSON-style escapes left in text (\uXXXX, \n, \", \\,
+// \/); anything else is kept as it is. ok is false when nothing changed.
+func unescape(s string) (string, bool) {
+	var b strings.Builder
+	changed := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		n := s[i+1]
+		switch n {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case '"', '\\', '/', '\'':
+			b.WriteByte(n)
+		case 'u':
+			if i+5 < len(s) {
+				if r, ok := hex4(s[i+2 : i+6]); ok {
+					if r >= 0xd800 && r < 0xdc00 && i+11 < len(s) && s[i+6] == '\\' && s[i+7] == 'u' {
+						if lo, ok := hex4(s[i+8 : i+12]); ok && lo >= 0xdc00 && lo < 0xe000 {
+							b.WriteRune(0x10000 + (r-0xd800)<<10 + (lo - 0xdc00))
+							i += 11
+							changed = true
+							continue
+						}
+					}
+					b.WriteRune(r)
+					i += 5
+					changed = true
+					continue
+				}
+			}
+			b.WriteByte(c)
+			continue
+		case 'x':
+			if i+3 < len(s) {
+				if v, ok := hexN(s[i+2 : i+4]); ok {
+					b.WriteByte(byte(v))
+					i += 3
+					changed = true
+					continue
+				}
+			}
+			b.WriteByte(c)
+			continue
+		default:
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		changed = true
+	}
+	return b.String(), changed
+}
+
+func hex4(s string) (rune, bool) {
+	v, ok := hexN(s)
+	return rune(v), ok
+}
+
+func hexN(s string) (int, bool) {
+	v := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			v = v<<4 | int(c-'0')
+		case c >= 'a' && c <= 'f':
+			v = v<<4 | int(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			v = v<<4 | int(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return v, true
+}
+
+// percentDecode decodes %XX sequences (and leaves a lone % alone). ok is
+// false when there were none.
+func percentDecode(s string) (string, bool) {
+	var b strings.Builder
+	changed := false
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) {
+			if v, ok := hexN(s[i+1 : i+3]); ok {
+				b.WriteByte(byte(v))
+				i += 2
+				changed = true
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String(), changed
+}

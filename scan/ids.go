@@ -1,0 +1,88 @@
+package scan
+
+import "strings"
+
+// Volatile ids: the session, message, tool-use, part and item ids that
+// sanitize replaces with pseudonyms. The gate keeps its own copy of the
+// shapes (it must not lean on sanitize to judge sanitize's output): an id
+// is learned where a provider names it (native lines and meta records,
+// under a key that names an id), and a learned id is flagged wherever it
+// appears again as a whole token.
+
+// idPrefixes are the provider prefixes of ids (Claude msg_/toolu_/req_,
+// opencode ses_/msg_/prt_/call_/evt_/per_/que_).
+var idPrefixes = []string{"toolu_", "srvtoolu_", "msg_", "req_", "ses_", "prt_", "call_", "evt_", "per_", "que_"}
+
+// idKeys are the JSON keys whose values are ids.
+var idKeys = map[string]bool{
+	"id": true, "session_id": true, "sessionID": true, "sessionId": true, "messageID": true, "messageId": true,
+	"partID": true, "partId": true, "callID": true, "toolCallId": true, "tool_use_id": true, "parent_tool_use_id": true,
+	"request_id": true, "requestID": true, "parentID": true, "uuid": true, "tool_id": true, "thread_id": true,
+}
+
+// volatileID reports whether v, found under key, is an id sanitize would
+// replace.
+func volatileID(key, v string) bool {
+	if !idKeys[key] || v == "" || len(v) > 200 || isPseudonym(v) || !isToken(v) {
+		return false
+	}
+	for _, p := range idPrefixes {
+		if strings.HasPrefix(v, p) {
+			return len(v) >= len(p)+4
+		}
+	}
+	switch key {
+	case "session_id", "sessionID", "sessionId", "thread_id", "uuid", "tool_id", "tool_use_id", "toolCallId", "callID":
+		return len(v) >= 8 && strings.ContainsAny(v, "0123456789")
+	case "id":
+		// Codex item ids: item_ and digits.
+		rest, ok := strings.CutPrefix(v, "item_")
+		return ok && rest != "" && strings.Trim(rest, "0123456789") == ""
+	}
+	return false
+}
+
+func isToken(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isIdent(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// knownIDs holds the ids learned so far in one file.
+type knownIDs struct {
+	set  map[string]bool
+	lens map[int]bool
+}
+
+func (k *knownIDs) learn(v string) {
+	if k.set == nil {
+		k.set, k.lens = map[string]bool{}, map[int]bool{}
+	}
+	k.set[v] = true
+	k.lens[len(v)] = true
+}
+
+// holds reports whether text contains a learned id as a whole token.
+func (k *knownIDs) holds(text string) bool {
+	if len(k.set) == 0 {
+		return false
+	}
+	for i := 0; i < len(text); {
+		if !isIdent(text[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isIdent(text[j]) {
+			j++
+		}
+		if k.lens[j-i] && k.set[text[i:j]] {
+			return true
+		}
+		i = j
+	}
+	return false
+}

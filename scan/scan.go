@@ -1,0 +1,498 @@
+package scan
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/redact"
+	"github.com/tidwall/gjson"
+)
+
+// ErrNotScannable is wrapped by the error for input that is neither a
+// capture nor a fixture (nor a file of a fixture tree or bundle): scan
+// cannot say it is clean, so it says it could not check it.
+var ErrNotScannable = errors.New("not a capture or fixture")
+
+// Options configure a Scanner: the machine paths that must not appear and
+// the repository's redaction config (its allowlist, its custom rules and
+// its disabled rules).
+type Options struct {
+	Home    string
+	Project string
+	Temp    []string
+	Config  redact.Config
+	// NoAnyHome turns off the check for home directories of any user
+	// (/home/NAME/, /Users/NAME/); the home given in Home is still checked.
+	NoAnyHome bool
+}
+
+// Finding is one thing the scan found. It never holds the secret.
+type Finding struct {
+	File string `json:"file"`
+	// Line is 1-based.
+	Line int64 `json:"line"`
+	// Sequence is the record's sequence number, 0 for lines without one.
+	Sequence int64  `json:"sequence"`
+	Rule     string `json:"rule"`
+	// Pointer is the JSON pointer of the string the finding is in, from
+	// the line's top level ("" for text lines).
+	Pointer string `json:"pointer"`
+	// Decoded names the decodings it took to see the finding ("base64",
+	// "percent", "escape", "deltas" for a block reassembled from streamed
+	// deltas, "key" for a JSON object key, "key-body" for the body of a
+	// private key), joined with "+"; "" when it was in plain sight.
+	Decoded string `json:"decoded,omitempty"`
+}
+
+func (f Finding) String() string {
+	s := fmt.Sprintf("%s:%d:%d: %s", f.File, f.Line, f.Sequence, f.Rule)
+	if f.Pointer != "" {
+		s += " " + f.Pointer
+	}
+	if f.Decoded != "" {
+		s += " (" + f.Decoded + ")"
+	}
+	return s
+}
+
+// Kind is what a file is, which decides how its lines are read.
+type Kind int
+
+const (
+	// KindCapture is an evcap capture: one envelope record per line.
+	KindCapture Kind = iota + 1
+	// KindFixture is a fixture.json: a header and one event per line.
+	KindFixture
+	// KindFile is any other file of a fixture tree or bundle (a golden,
+	// summary.md, manifest.json): each line is checked, as JSON when it
+	// parses.
+	KindFile
+)
+
+// matcher is the compiled rule set.
+type matcher struct {
+	rules      []rule
+	credential bool
+	paths      []needle
+	anyHome    bool
+	allowExact map[string]bool
+	allowRe    []*regexp.Regexp
+}
+
+func (m *matcher) allowed(s string) bool {
+	if m.allowExact[s] {
+		return true
+	}
+	for _, re := range m.allowRe {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// Scanner checks files. It holds no state between files and may be used
+// for many, one at a time.
+type Scanner struct {
+	opts     Options
+	disabled map[string]bool
+	base     []rule
+}
+
+// New compiles the rules. It fails on an invalid config (a custom rule or
+// allow_regex that does not compile).
+func New(opts Options) (*Scanner, error) {
+	s := &Scanner{opts: opts, disabled: map[string]bool{}}
+	for _, id := range opts.Config.Disable {
+		s.disabled[id] = true
+	}
+	custom, err := customRules(opts.Config)
+	if err != nil {
+		return nil, fmt.Errorf("scan: custom rule: %w", err)
+	}
+	for _, r := range append(custom, builtinRules()...) {
+		if !s.disabled[r.id] {
+			s.base = append(s.base, r)
+		}
+	}
+	if _, err := s.matcher(""); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Scanner) matcher(project string) (*matcher, error) {
+	m := &matcher{rules: s.base, credential: !s.disabled[RuleCredential], anyHome: !s.opts.NoAnyHome && !s.disabled[RulePathOtherHome],
+		allowExact: map[string]bool{}}
+	for _, n := range needles(s.opts.Home, project, s.opts.Temp) {
+		if !s.disabled[n.rule] {
+			m.paths = append(m.paths, n)
+		}
+	}
+	for _, a := range s.opts.Config.Allow {
+		m.allowExact[a] = true
+	}
+	for _, p := range s.opts.Config.AllowRegex {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, fmt.Errorf("scan: allow_regex %q: %w", p, err)
+		}
+		m.allowRe = append(m.allowRe, re)
+	}
+	return m, nil
+}
+
+// Read checks one file of the given kind, streaming it line by line.
+// name is used in findings and errors. A capture whose first line is not
+// an evcap record, or a fixture that does not start like one, is refused
+// with ErrNotScannable.
+func (s *Scanner) Read(r io.Reader, name string, kind Kind) ([]Finding, error) {
+	m, err := s.matcher(s.opts.Project)
+	if err != nil {
+		return nil, err
+	}
+	f := &fileScan{s: s, m: m, name: name, kind: kind, project: s.opts.Project, seen: map[findKey]bool{},
+		pem: map[string]*pemState{}}
+	lr := lines.NewReader(r)
+	first := true
+	for {
+		line, err := lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil && !errors.Is(err, lines.ErrTorn) {
+			return f.sorted(), fmt.Errorf("scan %s: line %d: %w", name, lr.Line()+1, err)
+		}
+		if first && len(bytes.TrimSpace(line)) > 0 {
+			first = false
+			if err := f.sniff(line); err != nil {
+				return nil, err
+			}
+		}
+		if err := f.line(line, lr.Line()); err != nil {
+			return f.sorted(), err
+		}
+	}
+	if first && kind != KindFile {
+		return nil, fmt.Errorf("scan %s: %w: the file is empty", name, ErrNotScannable)
+	}
+	f.blocks.endAll(f.checkBlock)
+	return f.sorted(), nil
+}
+
+// Sniff says what kind a file is from its first non-empty line, or 0 when
+// it is neither a capture nor a fixture.
+func Sniff(first []byte) Kind {
+	t := bytes.TrimSpace(first)
+	if bytes.Equal(t, []byte("{")) {
+		return KindFixture
+	}
+	if gjson.ValidBytes(t) {
+		v := gjson.GetManyBytes(t, "schemaVersion", "stage", "sequence")
+		if v[0].Type == gjson.Number && v[1].Type == gjson.String && v[2].Type == gjson.Number {
+			return KindCapture
+		}
+	}
+	return 0
+}
+
+type findKey struct {
+	line          int64
+	rule, pointer string
+}
+
+// fileScan is the state of one file's scan.
+type fileScan struct {
+	s       *Scanner
+	m       *matcher
+	name    string
+	kind    Kind
+	project string
+	out     []Finding
+	seen    map[findKey]bool
+	ids     knownIDs
+	blocks  blockSet
+	// pem follows private-key blocks across the lines of each text
+	// stream (stderr, non-JSON stdout, a text file).
+	pem map[string]*pemState
+}
+
+func (f *fileScan) sniff(line []byte) error {
+	switch f.kind {
+	case KindCapture:
+		if Sniff(line) != KindCapture {
+			return fmt.Errorf("scan %s: %w: line 1 is not an evcap capture record", f.name, ErrNotScannable)
+		}
+	case KindFixture:
+		if Sniff(line) != KindFixture {
+			return fmt.Errorf("scan %s: %w: it does not start like a fixture.json", f.name, ErrNotScannable)
+		}
+	}
+	return nil
+}
+
+func (f *fileScan) add(x Finding) {
+	k := findKey{x.Line, x.Rule, x.Pointer}
+	if f.seen[k] {
+		return
+	}
+	f.seen[k] = true
+	x.File = f.name
+	f.out = append(f.out, x)
+}
+
+func (f *fileScan) sorted() []Finding {
+	sort.SliceStable(f.out, func(i, j int) bool {
+		a, b := f.out[i], f.out[j]
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Rule != b.Rule {
+			return a.Rule < b.Rule
+		}
+		return a.Pointer < b.Pointer
+	})
+	return f.out
+}
+
+// line checks one line.
+func (f *fileScan) line(raw []byte, n int64) error {
+	t := bytes.TrimSpace(raw)
+	if f.kind == KindFixture {
+		t = bytes.TrimSuffix(t, []byte(","))
+	}
+	if len(t) > 0 && (t[0] == '{' || t[0] == '[') && gjson.ValidBytes(t) {
+		v := gjson.ParseBytes(t)
+		if f.kind == KindCapture || f.kind == KindFixture {
+			f.record(v, n)
+		}
+		f.walk(v, "", n, f.seq(v), "", 0)
+		return nil
+	}
+	// A fixture header line ("name": "x",) is a JSON member on its own.
+	if len(t) > 0 && t[0] == '"' {
+		if w := append(append([]byte("{"), t...), '}'); gjson.ValidBytes(w) {
+			f.walk(gjson.ParseBytes(w), "", n, 0, "", 0)
+			return nil
+		}
+	}
+	f.text(string(raw), n, 0, "", "", f.stream("file"))
+	return nil
+}
+
+func (f *fileScan) seq(v gjson.Result) int64 {
+	if s := v.Get("sequence"); s.Type == gjson.Number {
+		return s.Int()
+	}
+	return 0
+}
+
+// record does what needs the record's meaning: the project it declares,
+// the ids it names, the delta it carries.
+func (f *fileScan) record(v gjson.Result, n int64) {
+	stage := v.Get("stage").String()
+	payload := v.Get("payload")
+	seq := f.seq(v)
+	if stage == "meta" || stage == "native_in" {
+		if f.s.opts.Project == "" && payload.Type == gjson.JSON {
+			for _, p := range []string{"cwd", "properties.info.directory", "properties.info.path.cwd"} {
+				d := payload.Get(p)
+				if d.Type != gjson.String || !absPath(d.String()) {
+					continue
+				}
+				dir := strings.TrimRight(d.String(), "/\\")
+				if dir != f.project && !f.s.disabled[redact.RulePathProject] {
+					f.project = dir
+					if m, err := f.s.matcher(dir); err == nil {
+						f.m = m
+					}
+				}
+				break
+			}
+		}
+		f.learnIDs(payload)
+	}
+	if sid := v.Get("sessionId"); sid.Type == gjson.String && volatileID("session_id", sid.String()) && !f.m.allowed(sid.String()) {
+		f.add(Finding{Line: n, Sequence: seq, Rule: RuleVolatileID, Pointer: "/sessionId"})
+	}
+	d, ends := deltaOf(stage, payload)
+	f.blocks.end(ends, f.checkBlock)
+	if d.key != "" {
+		f.blocks.add(d, n, seq, f.checkBlock)
+	}
+}
+
+func absPath(p string) bool {
+	return len(p) > 1 && (p[0] == '/' || len(p) > 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))
+}
+
+// learnIDs learns the volatile ids a native line or meta record names.
+func (f *fileScan) learnIDs(v gjson.Result) {
+	var walk func(key string, v gjson.Result, depth int)
+	walk = func(key string, v gjson.Result, depth int) {
+		if depth > 64 {
+			return
+		}
+		switch {
+		case v.IsObject():
+			v.ForEach(func(k, x gjson.Result) bool { walk(k.String(), x, depth+1); return true })
+		case v.IsArray():
+			v.ForEach(func(_, x gjson.Result) bool { walk(key, x, depth+1); return true })
+		case v.Type == gjson.String:
+			if s := v.String(); volatileID(key, s) && !f.m.allowed(s) {
+				f.ids.learn(s)
+			}
+		}
+	}
+	walk("", v, 0)
+}
+
+// checkBlock checks a block of reassembled deltas.
+func (f *fileScan) checkBlock(b *block) {
+	if len(b.origins) < 2 {
+		return
+	}
+	f.m.check(b.text.String(), func(h hit) {
+		o := b.originAt(h.start)
+		via := "deltas"
+		if h.via != "" {
+			via += "+" + h.via
+		}
+		f.add(Finding{Line: o.line, Sequence: o.seq, Rule: h.rule, Pointer: o.pointer, Decoded: via})
+	})
+}
+
+// maxWalkDepth bounds JSON nesting the walk follows; deeper values are
+// checked as raw text with escapes decoded.
+const maxWalkDepth = 256
+
+// walk checks every key and string of a JSON value, and walks JSON held
+// in strings.
+func (f *fileScan) walk(v gjson.Result, ptr string, n, seq int64, key string, depth int) {
+	if depth > maxWalkDepth {
+		f.text(v.Raw, n, seq, ptr, "escape", nil)
+		return
+	}
+	switch {
+	case v.IsObject():
+		v.ForEach(func(k, x gjson.Result) bool {
+			ks := k.String()
+			p := ptr + "/" + escapePointer(ks)
+			if f.checkKey(ks, n, seq, ptr) {
+				// The key is itself a secret: pointers below it must
+				// not spell it out.
+				p = ptr + "/" + keyStandIn
+			}
+			if x.Type == gjson.String && credentialPair(ks, x.String()) && !f.m.allowed(x.String()) && !f.s.disabled[RuleCredential] {
+				f.add(Finding{Line: n, Sequence: seq, Rule: RuleCredential, Pointer: p})
+			}
+			f.walk(x, p, n, seq, ks, depth+1)
+			return true
+		})
+	case v.IsArray():
+		i := 0
+		v.ForEach(func(_, x gjson.Result) bool {
+			f.walk(x, ptr+"/"+strconv.Itoa(i), n, seq, key, depth+1)
+			i++
+			return true
+		})
+	case v.Type == gjson.String:
+		s := v.String()
+		var pem *pemState
+		if ptr == "/payload" {
+			// A text record (stderr, non-JSON stdout, a legacy marker):
+			// private keys run across records of one stream.
+			pem = f.stream("payload")
+		}
+		f.text(s, n, seq, ptr, "", pem)
+		if f.ids.holds(s) {
+			f.add(Finding{Line: n, Sequence: seq, Rule: RuleVolatileID, Pointer: ptr})
+		}
+		if depth < maxWalkDepth {
+			if inner, ok := heldJSON(s); ok {
+				f.walk(inner, ptr, n, seq, key, depth+1)
+			}
+		}
+	}
+}
+
+// heldJSON finds JSON inside a string: the string itself with its
+// surrounding space trimmed, an SSE "data:" line, or the argument of a
+// legacy marker ("[MARKER] {…}").
+func heldJSON(s string) (gjson.Result, bool) {
+	t := strings.TrimSpace(s)
+	if rest, ok := strings.CutPrefix(t, "data:"); ok {
+		t = strings.TrimSpace(rest)
+	} else if strings.HasPrefix(t, "[") {
+		if i := strings.Index(t, "] "); i > 0 && !strings.Contains(t[:i], " ") {
+			t = strings.TrimSpace(t[i+2:])
+		}
+	}
+	if len(t) < 2 || t[0] != '{' && t[0] != '[' || !gjson.Valid(t) {
+		return gjson.Result{}, false
+	}
+	return gjson.Parse(t), true
+}
+
+// text checks one piece of text: the rules on it and its decodings, and
+// private-key bodies on its lines.
+func (f *fileScan) text(s string, n, seq int64, ptr, via string, pem *pemState) {
+	f.m.check(s, func(h hit) {
+		d := h.via
+		if via != "" {
+			if d != "" {
+				d = via + "+" + d
+			} else {
+				d = via
+			}
+		}
+		f.add(Finding{Line: n, Sequence: seq, Rule: h.rule, Pointer: ptr, Decoded: d})
+	})
+	if pem == nil {
+		pem = &pemState{}
+	}
+	if pem.feed(s) && !f.s.disabled[redact.RulePrivateKey] {
+		f.add(Finding{Line: n, Sequence: seq, Rule: redact.RulePrivateKey, Pointer: ptr, Decoded: "key-body"})
+	}
+}
+
+func (f *fileScan) stream(name string) *pemState {
+	p := f.pem[name]
+	if p == nil {
+		p = &pemState{}
+		f.pem[name] = p
+	}
+	return p
+}
+
+func escapePointer(k string) string {
+	if !strings.ContainsAny(k, "~/") {
+		return k
+	}
+	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+}
+
+// keyStandIn replaces, in pointers, an object key that is itself a secret.
+const keyStandIn = "[secret-key]"
+
+// checkKey checks an object key; findings point at the object that holds
+// it. It reports whether the key had any finding.
+func (f *fileScan) checkKey(k string, n, seq int64, obj string) bool {
+	found := false
+	f.m.check(k, func(h hit) {
+		found = true
+		d := "key"
+		if h.via != "" {
+			d += "+" + h.via
+		}
+		f.add(Finding{Line: n, Sequence: seq, Rule: h.rule, Pointer: obj, Decoded: d})
+	})
+	return found
+}
