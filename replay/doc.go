@@ -33,8 +33,20 @@
 // the in-memory path when sequences are not in order) and reports exactly
 // what LoadCapture followed by Run would.
 //
+// Code of other projects is replayed in two more ways. NativeStream gives
+// a fixture's native lines exactly as the CLI printed them; Chunking splits
+// that stream (whole, line, byte, seeded random); Drive feeds it to a Go
+// Pipeline (func(io.Reader, io.Writer) error) and Exec to any command's
+// stdin, each attributing every output line to the native lines being fed
+// while it was written, and CompareDriven turns a difference from a golden
+// into a Mismatch that names the chunking, the first diverging output line
+// and those native lines. CheckExec runs a command once per chunking
+// against golden/exec-NAME.golden (evcap replay --exec).
+//
 // The package declares the Normalizer and Renderer interfaces it consumes
-// and imports no normalizer or renderer: callers pass their own, which is
-// how other Go projects replay evcap fixtures through their code (see
-// Golden). It does not sanitize or write fixtures (package promote does).
+// and imports no normalizer or renderer: callers pass their own. It imports
+// neither testing nor any golden-file library and registers no flags, so a
+// program may import it freely; the go test helpers built on it are in
+// replay/replaytest. It does not sanitize or write fixtures (package
+// promote does).
 package replay

@@ -14,27 +14,39 @@ import (
 type Mismatch struct {
 	// Check says what was compared: "native → golden/normalized.golden",
 	// "rechunk seed 7: term output".
-	Check string
+	Check string `json:"check"`
 	// Sequence is the capture sequence number of the first diverging
 	// record: the normalized_out or legacy_out record when the expected
 	// side comes from the capture, otherwise the native line the diverging
 	// event came from. 0 when nothing identifies it (output of Close).
-	Sequence  int64
-	Stage     envelope.Stage
-	EventType string
+	Sequence  int64          `json:"sequence,omitempty"`
+	Stage     envelope.Stage `json:"stage,omitempty"`
+	EventType string         `json:"eventType,omitempty"`
 	// Native holds the native_in records behind the divergence (cause).
-	Native []fixtures.Event
+	Native []fixtures.Event `json:"native,omitempty"`
 	// Line is the 1-based line of the output where the first difference is.
-	Line int
+	Line int `json:"line"`
 	// Diff is a short diff around the first difference: "  " context,
 	// "- " expected, "+ " got.
-	Diff string
+	Diff string `json:"diff"`
 	// Want and Got are the first differing output line on each side ("" at
 	// the end of an output).
-	Want, Got string
+	Want string `json:"want"`
+	Got  string `json:"got"`
 	// Update is the command that accepts the new output, when the change
 	// is intended ("" when there is no golden to update).
-	Update string
+	Update string `json:"update,omitempty"`
+	// Chunking is how the native stream was split when it was fed to the
+	// code under test (stream and exec replays; "" otherwise).
+	Chunking string `json:"chunking,omitempty"`
+	// Fed holds the native lines being fed when the first diverging output
+	// line was written (stream and exec replays): the chunk or chunks fed
+	// since output last settled, at most five lines.
+	Fed []NativeLine `json:"fed,omitempty"`
+	// Exit says how an exec replay's command ended when it did not exit 0
+	// ("exit status 1"), and Stderr holds the last lines it wrote there.
+	Exit   string `json:"exit,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
 }
 
 func (m *Mismatch) Error() string {
@@ -49,6 +61,21 @@ func (m *Mismatch) Error() string {
 	}
 	for _, n := range m.Native {
 		fmt.Fprintf(&b, "  from native_in %d (%s): %s\n", n.Sequence, n.EventType, clip(string(n.Payload), 160))
+	}
+	if m.Chunking != "" {
+		fmt.Fprintf(&b, "  chunking: %s\n", m.Chunking)
+	}
+	for _, n := range m.Fed {
+		fmt.Fprintf(&b, "  being fed: native line %d (sequence %d): %s\n", n.Index+1, n.Sequence, clip(string(n.Line), 160))
+	}
+	if m.Exit != "" {
+		fmt.Fprintf(&b, "  stopped with: %s\n", m.Exit)
+	}
+	if m.Stderr != "" {
+		b.WriteString("  its stderr ends with:\n")
+		for _, l := range splitLines([]byte(m.Stderr)) {
+			b.WriteString("    " + clip(l, 160) + "\n")
+		}
 	}
 	b.WriteString("  expected (-) vs got (+):\n")
 	for _, l := range strings.Split(strings.TrimSuffix(m.Diff, "\n"), "\n") {
@@ -153,41 +180,26 @@ func natives(fx *fixtures.Fixture, cause []int64) []fixtures.Event {
 	return out
 }
 
-// lineDiff shows up to two lines of context before the first differing
-// line, then up to four expected and four got lines from there. Long lines
-// are cut to a window around their first differing column, so a one-word
-// change in a 10 KiB line is visible.
+// lineDiff is the diff of a report: two lines of context before the
+// first differing line and up to four lines of each side from there,
+// compared with LineDiff (so the streaming comparer, which keeps only those
+// lines, gives the same text as the in-memory one).
 func lineDiff(want, got []byte, first int) string {
-	w := splitLines(want)
-	g := splitLines(got)
-	var b strings.Builder
-	for i := max(0, first-2); i < first && i < len(w); i++ {
-		b.WriteString("  " + clip(w[i], 120) + "\n")
-	}
-	col := 0
-	if first < len(w) && first < len(g) {
-		for col < len(w[first]) && col < len(g[first]) && w[first][col] == g[first][col] {
-			col++
+	w, g := splitLines(want), splitLines(got)
+	from := max(0, first-2)
+	part := func(ls []string) string {
+		if from >= len(ls) {
+			return ""
 		}
+		return strings.Join(ls[from:min(len(ls), first+4)], "\n") + "\n"
 	}
-	show := func(sign string, ls []string) {
-		if first >= len(ls) {
-			b.WriteString(sign + "(end of output)\n")
-			return
-		}
-		for i := first; i < len(ls) && i < first+4; i++ {
-			l := ls[i]
-			if i == first {
-				l = window(l, col)
-			} else {
-				l = clip(l, 120)
-			}
-			b.WriteString(sign + l + "\n")
-		}
+	d := LineDiff(part(w), part(g), DiffOptions{Context: 2})
+	if first >= len(w) {
+		d += "- (end of output)\n"
+	} else if first >= len(g) {
+		d += "+ (end of output)\n"
 	}
-	show("- ", w)
-	show("+ ", g)
-	return b.String()
+	return d
 }
 
 func lineAt(b []byte, i int) string {
@@ -204,24 +216,6 @@ func splitLines(b []byte) []string {
 		return nil
 	}
 	return strings.Split(strings.TrimSuffix(s, "\n"), "\n")
-}
-
-// window cuts a long line to about 120 bytes around col, marking cuts with
-// "…"; control characters are shown as Go escapes so the diff stays one line.
-func window(l string, col int) string {
-	start, end := 0, len(l)
-	if len(l) > 120 {
-		start = max(0, col-40)
-		end = min(len(l), start+120)
-	}
-	out := visible(l[start:end])
-	if start > 0 {
-		out = "…" + out
-	}
-	if end < len(l) {
-		out += "…"
-	}
-	return out
 }
 
 func clip(s string, n int) string {

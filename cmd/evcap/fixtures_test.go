@@ -15,6 +15,7 @@ import (
 	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/promote"
 	"github.com/evcap/evcap/replay"
+	"github.com/evcap/evcap/replay/replaytest"
 	"github.com/evcap/evcap/sanitize"
 )
 
@@ -156,7 +157,7 @@ func TestFixturesReplay(t *testing.T) {
 			}
 			norm := func() replay.Normalizer { n, _ := newNormalizer(fx.Provider); return n }
 			full := filepath.Join(fixturesDir, dir)
-			replay.Golden(t, full, replay.GoldenOptions{Normalizer: norm, Renderers: promote.Formats(), Legacy: promote.Legacy(),
+			replaytest.Golden(t, full, replaytest.GoldenOptions{Normalizer: norm, Renderers: promote.Formats(), Legacy: promote.Legacy(),
 				Seeds: seeds, RechunkRenderers: promote.RechunkFormats()})
 		})
 		return nil

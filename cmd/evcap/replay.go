@@ -1,24 +1,22 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
-	"strings"
+	"time"
 
 	"github.com/evcap/evcap/event"
-	"github.com/evcap/evcap/fixtures"
-	"github.com/evcap/evcap/promote"
 	"github.com/evcap/evcap/replay"
 	"github.com/spf13/cobra"
 )
 
 type replayFlags struct {
-	mode    string
-	format  string
-	rechunk int64
+	mode   string
+	format string
+	// formatSet says --format was given (else every format golden is
+	// checked, or term where a renderer is needed).
+	formatSet bool
+	rechunk   int64
 	// cumulative makes the rechunked native delta lines cumulative
 	// snapshots (--cumulative).
 	cumulative bool
@@ -27,14 +25,22 @@ type replayFlags struct {
 	cumulativeDeltas bool
 	update           bool
 	inject           string
+	// exec is the command replayed with --exec, name its golden's name.
+	exec      string
+	name      string
+	chunkings []string
+	timing    string
+	settle    time.Duration
+	noExec    bool
+	json      bool
 }
 
 func newReplayCmd(s streams) *cobra.Command {
 	var f replayFlags
 	cmd := &cobra.Command{
-		Use:   "replay FILE|FIXTURE_DIR",
-		Short: "Replay a capture or fixture through a normalizer or renderer and compare the output",
-		Long: `replay runs a recorded agent run again, in sequence order, and compares:
+		Use:   "replay PATH... (capture file, fixture directory, tree of fixtures, or - for stdin)",
+		Short: "Replay captures and fixtures through normalizers, renderers or your own program and compare the output",
+		Long: `replay runs recorded agent runs again, in sequence order, and compares:
 
   --mode native      native_in lines → the provider's normalizer → events, against
                      golden/normalized.golden (fixtures) or the recorded normalized_out
@@ -42,6 +48,27 @@ func newReplayCmd(s streams) *cobra.Command {
                      groups) → text, against golden/<format>.golden
   --mode legacy      normalized_out events → legacy markers, against
                      golden/legacy.golden or the recorded legacy_out
+  --exec 'CMD ARGS'  the native stdout lines, exactly as the CLI printed them, on
+                     CMD's stdin (run with sh -c) → its stdout, against
+                     golden/exec-NAME.golden, once per --chunking
+
+Without --mode or --exec, a fixture is checked against every golden it has:
+normalized, each renderer's, legacy, and each exec golden whose command was
+recorded with it (golden/exec-NAME.command, written by --update; --no-exec
+skips those). A capture file is replayed in native mode. Paths may be many;
+a directory that is not a fixture is walked for the fixtures under it, so
+"evcap replay fixtures/testdata" checks a whole tree. "-" reads a capture
+from stdin.
+
+--exec: --chunking whole|line|byte|random:SEED (repeatable; default whole, line,
+byte, random:1, random:2, random:3) says how the stream is split into writes;
+--timing max|original|xN paces them (original needs a capture file: fixtures
+keep no timestamps). The output must be identical under every chunking. A
+mismatch names the chunking, the first diverging output line and, from a
+second run that feeds a line and waits for the output to settle, the native
+lines fed just before it. --name NAME (default: the program's file name)
+names the golden. --update writes the golden only when every chunking gave
+the same output and the command exited 0.
 
 --format legacy is the same as --mode legacy. --rechunk SEED instead checks that
 re-splitting every delta at random points (seeded) changes neither the
@@ -59,186 +86,46 @@ show what a failing replay reports.
 third-party model that resends the whole text in every delta: its native
 lines are then normalized with that reading.
 
-Exit status: 0 match, 1 mismatch, 2 bad input.`,
-		Example: `  evcap replay fixtures/testdata/claude/tools-partial
+--update rewrites the goldens checked (fixture directories only), prints what
+changed in each and writes nothing where nothing changed. --json prints one
+JSON document with a result per check instead of text.
+
+Exit status: 0 everything matched, 1 a mismatch, 2 bad input (the worst wins).`,
+		Example: `  evcap replay fixtures/testdata
+  evcap replay fixtures/testdata/claude/tools-partial --json
   evcap replay capture.jsonl --mode native
   evcap replay fixtures/testdata/claude/tools-partial --mode normalized --format chat
+  evcap replay fixtures/testdata/claude/tools --exec 'node bridge.js' --name bridge --update
+  evcap replay fixtures/testdata/claude/tools --exec 'node bridge.js' --name bridge --chunking random:7
   evcap replay capture.jsonl --mode normalized --format term --rechunk 7
   evcap replay capture.jsonl --rechunk 7 --cumulative
   evcap replay fixtures/testdata/claude/tools-partial --mode normalized --format term --update`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runReplay(s, args[0], f)
+			f.formatSet = cmd.Flags().Changed("format")
+			return runReplay(cmd.Context(), s, args, f)
 		},
 	}
-	cmd.Flags().StringVar(&f.mode, "mode", "native", "what to replay: native, normalized or legacy")
-	cmd.Flags().StringVar(&f.format, "format", "term", "renderer for normalized mode: term, chat, groups or legacy")
-	cmd.Flags().Int64Var(&f.rechunk, "rechunk", -1, "check that re-splitting deltas with this seed changes nothing")
-	cmd.Flags().BoolVar(&f.cumulative, "cumulative", false, "with --rechunk in native mode: also turn the delta lines into cumulative snapshots and replay them with the cumulative-deltas reading")
-	cmd.Flags().BoolVar(&f.cumulativeDeltas, "cumulative-deltas", false, cumulativeDeltasHelp)
-	cmd.Flags().BoolVar(&f.update, "update", false, "rewrite the golden of this mode and format (fixture directories only)")
-	cmd.Flags().StringVar(&f.inject, "inject", "", "inject a known fault: drop-delta, duplicate-text, last-delta-only or ignore-cumulative")
+	fl := cmd.Flags()
+	fl.StringVar(&f.mode, "mode", "", "what to replay: native, normalized or legacy (default: every golden a fixture has; native for a capture)")
+	fl.StringVar(&f.format, "format", "term", "renderer for normalized mode: term, chat, groups or legacy (default for fixtures: every format with a golden)")
+	fl.Int64Var(&f.rechunk, "rechunk", -1, "check that re-splitting deltas with this seed changes nothing")
+	fl.BoolVar(&f.cumulative, "cumulative", false, "with --rechunk in native mode: also turn the delta lines into cumulative snapshots and replay them with the cumulative-deltas reading")
+	fl.BoolVar(&f.cumulativeDeltas, "cumulative-deltas", false, cumulativeDeltasHelp)
+	fl.BoolVar(&f.update, "update", false, "rewrite the goldens checked (fixture directories only); unchanged ones are not written")
+	fl.StringVar(&f.inject, "inject", "", "inject a known fault: drop-delta, duplicate-text, last-delta-only or ignore-cumulative")
+	fl.StringVar(&f.exec, "exec", "", "replay the native stdout through this command (run with sh -c) and compare its stdout with golden/exec-NAME.golden")
+	fl.StringVar(&f.name, "name", "", "with --exec: the golden's name, golden/exec-NAME.golden (default: the program's file name)")
+	fl.StringArrayVar(&f.chunkings, "chunking", nil, "with --exec: how to split the stream: whole, line, byte or random:SEED (repeatable)")
+	fl.StringVar(&f.timing, "timing", "max", "with --exec: max, original or xN (original pacing sped up N times; captures only)")
+	fl.DurationVar(&f.settle, "settle", 0, "with --exec: how long output must be quiet before the next line is fed when explaining a mismatch (default 40ms)")
+	fl.BoolVar(&f.noExec, "no-exec", false, "do not run the commands recorded with a fixture's exec goldens")
+	fl.BoolVar(&f.json, "json", false, "print the results as one JSON document")
+	_ = cmd.RegisterFlagCompletionFunc("mode", cobra.FixedCompletions([]string{"native", "normalized", "legacy"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("format", cobra.FixedCompletions([]string{"term", "chat", "groups", "legacy"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("chunking", cobra.FixedCompletions([]string{"whole", "line", "byte", "random:1"}, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("timing", cobra.FixedCompletions([]string{"max", "original", "x2", "x10"}, cobra.ShellCompDirectiveNoFileComp))
 	return cmd
-}
-
-// loadReplayInput reads a fixture directory or a capture file; for a
-// fixture it also returns its golden directory.
-func loadReplayInput(path string) (*fixtures.Fixture, string, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, "", err
-	}
-	if st.IsDir() {
-		fx, err := fixtures.Load(os.DirFS(path), ".")
-		return fx, filepath.Join(path, fixtures.GoldenDir), err
-	}
-	fx, err := replay.LoadCaptureFile(path)
-	return fx, "", err
-}
-
-// openStreamable opens path for replay.RunCapture when it is a capture
-// file replayed in plain native mode (no --rechunk, --cumulative or
-// --update, which need the whole capture or a fixture directory) and
-// returns its provider; ok is false when the in-memory path should run
-// (and report any error reading the start of the file).
-func openStreamable(path string, f replayFlags) (*os.File, string, bool) {
-	if f.mode != string(replay.ModeNative) || f.format == "legacy" || f.rechunk >= 0 || f.cumulative || f.update {
-		return nil, "", false
-	}
-	st, err := os.Stat(path)
-	if err != nil || st.IsDir() {
-		return nil, "", false
-	}
-	file, err := os.Open(path)
-	if err != nil {
-		return nil, "", false
-	}
-	provider, err := replay.CaptureProvider(file, path)
-	if err == nil {
-		_, err = file.Seek(0, io.SeekStart)
-	}
-	if err != nil {
-		file.Close()
-		return nil, "", false
-	}
-	return file, provider, true
-}
-
-func runReplay(s streams, path string, f replayFlags) error {
-	bad := func(err error) error { return &exitError{code: 2, err: err} }
-	// A capture file in plain native mode is streamed (replay.RunCapture);
-	// everything else is loaded whole.
-	var (
-		fx       *fixtures.Fixture
-		provider string
-		goldDir  string
-	)
-	capture, provider, ok := openStreamable(path, f)
-	if ok {
-		defer capture.Close()
-	} else {
-		var err error
-		fx, goldDir, err = loadReplayInput(path)
-		if err != nil {
-			return bad(err)
-		}
-		provider = fx.Provider
-	}
-	opts := replay.Options{Mode: replay.Mode(f.mode)}
-	if f.format == "legacy" {
-		opts.Mode = replay.ModeLegacy
-	}
-	if _, err := newNormalizer(provider); err != nil {
-		return bad(fmt.Errorf("%s: %w", path, err))
-	}
-	if f.cumulative && (f.rechunk < 0 || opts.Mode != replay.ModeNative) {
-		return bad(errors.New("--cumulative needs --rechunk SEED and native mode"))
-	}
-	if f.inject == "ignore-cumulative" && !f.cumulative {
-		return bad(errors.New("--inject ignore-cumulative needs --cumulative"))
-	}
-	if f.cumulative && f.cumulativeDeltas {
-		return bad(errors.New("--cumulative makes its own cumulative input from a capture of deltas; drop --cumulative-deltas"))
-	}
-	base := normOptions{cumulativeDeltas: f.cumulativeDeltas}
-	opts.Normalizer = func() replay.Normalizer { n, _ := newNormalizerWith(provider, base); return n }
-	if f.cumulative {
-		opts.CumulativeNormalizer = func() replay.Normalizer {
-			n, _ := newNormalizerWith(provider, normOptions{cumulativeDeltas: true})
-			return n
-		}
-	}
-	opts.Legacy = promote.Legacy()
-	if opts.Mode == replay.ModeNormalized || (opts.Mode == replay.ModeNative && f.rechunk >= 0) {
-		formats := promote.Formats()
-		if f.rechunk >= 0 {
-			formats = promote.RechunkFormats()
-		}
-		mk, ok := formats[f.format]
-		if !ok {
-			return bad(fmt.Errorf("--format %q: want term, chat, groups or legacy", f.format))
-		}
-		opts.Format, opts.Renderer = f.format, mk
-	}
-	if err := inject(&opts, f.inject); err != nil {
-		return bad(err)
-	}
-	if f.rechunk >= 0 {
-		opts.Rechunk = &replay.Rechunk{Seed: uint64(f.rechunk), Cumulative: f.cumulative}
-	}
-	if goldDir != "" {
-		opts.Goldens = os.DirFS(goldDir)
-		cmdline := []string{"evcap replay", path, "--mode", string(opts.Mode)}
-		if opts.Mode == replay.ModeNormalized {
-			cmdline = append(cmdline, "--format", f.format)
-		}
-		if f.cumulativeDeltas {
-			cmdline = append(cmdline, "--cumulative-deltas")
-		}
-		opts.Update = strings.Join(append(cmdline, "--update"), " ")
-	}
-	if f.update {
-		if goldDir == "" {
-			return bad(errors.New("--update needs a fixture directory (promote the capture first)"))
-		}
-		out, err := replay.Output(fx, opts)
-		if err != nil {
-			return bad(err)
-		}
-		name := filepath.Join(goldDir, replay.GoldenName(opts))
-		if err := os.WriteFile(name, out, 0o644); err != nil {
-			return bad(err)
-		}
-		fmt.Fprintf(s.out, "wrote %s\n", name)
-		return nil
-	}
-	var err error
-	if capture != nil {
-		err = replay.RunCapture(capture, path, opts)
-	} else {
-		err = replay.Run(fx, opts)
-	}
-	var m *replay.Mismatch
-	switch {
-	case err == nil:
-		what := string(opts.Mode)
-		if opts.Format != "" {
-			what += " → " + opts.Format
-		}
-		if opts.Rechunk != nil {
-			what += fmt.Sprintf(", rechunk seed %d", opts.Rechunk.Seed)
-			if opts.Rechunk.Cumulative {
-				what += ", cumulative"
-			}
-		}
-		fmt.Fprintf(s.out, "replay %s (%s): ok\n", path, what)
-		return nil
-	case errors.As(err, &m):
-		fmt.Fprint(s.out, m.Error())
-		return &exitError{code: 1}
-	default:
-		return bad(err)
-	}
 }
 
 // inject wraps the normalizer or renderer of opts with a known fault.

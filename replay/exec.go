@@ -1,0 +1,217 @@
+package replay
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ExecOptions say how Exec runs a command over a native stream.
+type ExecOptions struct {
+	// Command is a shell command line ("node bridge.js --quiet"), run
+	// with sh -c in Dir (the current directory when empty), with Env
+	// added to this process's environment.
+	Command string
+	Dir     string
+	Env     []string
+	// Chunking splits the stream into the writes to the command's stdin.
+	Chunking Chunking
+	// Timing paces the writes (default: as fast as the command reads).
+	Timing Timing
+	// Lockstep waits, after each write that ends a native line, until the
+	// command's stdout has been quiet for Settle before writing on, so
+	// that every output line is attributed to the native lines that
+	// produced it (Driven.LineFed). It costs about Settle per line; Check
+	// runs it only to explain a mismatch.
+	Lockstep bool
+	// Settle is the quiet time of Lockstep (default 40ms); a line whose
+	// output keeps coming is left after 2s.
+	Settle time.Duration
+}
+
+// Timing is how fast Exec feeds the stream: as fast as the command reads
+// (the zero value, "max"), or with the recorded gaps between native lines
+// ("original") divided by Speed ("x2" is twice as fast). Fixtures keep no
+// timestamps, so their lines all have At 0 and only captures can be paced.
+type Timing struct {
+	Original bool
+	Speed    float64
+}
+
+// ParseTiming reads "max", "original" or "xN" (N a positive number).
+func ParseTiming(s string) (Timing, error) {
+	switch s {
+	case "", "max":
+		return Timing{}, nil
+	case "original":
+		return Timing{Original: true, Speed: 1}, nil
+	}
+	if n, ok := strings.CutPrefix(s, "x"); ok {
+		f, err := strconv.ParseFloat(n, 64)
+		if err == nil && f > 0 {
+			return Timing{Original: true, Speed: f}, nil
+		}
+	}
+	return Timing{}, fmt.Errorf("%w: timing %q: want max, original or xN (x2, x0.5)", ErrBadInput, s)
+}
+
+// String is the form ParseTiming reads.
+func (t Timing) String() string {
+	switch {
+	case !t.Original:
+		return "max"
+	case t.Speed == 1:
+		return "original"
+	}
+	return "x" + strconv.FormatFloat(t.Speed, 'g', -1, 64)
+}
+
+// ErrExecStart marks a command that could not be started at all.
+var ErrExecStart = errors.New("exec: cannot start command")
+
+// Exec runs o.Command once with lines (as the CLI printed them, each with
+// its newline) written to its stdin split by o.Chunking, and returns its
+// stdout with each line attributed to the native lines written while it
+// was produced, its stderr, and how it ended (Driven.Err: nil for exit
+// status 0, else the *exec.ExitError or the context's error). When the
+// command exits before reading everything, feeding stops there; ErrFed
+// says what was being written then. The error is non-nil only when the
+// command cannot be started (wrapping ErrExecStart).
+//
+// This is the runner behind evcap replay --exec; other tools (promote
+// --exec, minimize --exec) call it directly and compare the result with
+// CompareDriven, or look at Driven.Err for the exit status.
+func Exec(ctx context.Context, lines []NativeLine, o ExecOptions) (*Driven, error) {
+	if strings.TrimSpace(o.Command) == "" {
+		return nil, fmt.Errorf("%w: empty command", ErrExecStart)
+	}
+	if o.Settle <= 0 {
+		o.Settle = 40 * time.Millisecond
+	}
+	cmd := exec.CommandContext(ctx, "sh", "-c", o.Command)
+	cmd.Dir = o.Dir
+	cmd.Env = append(os.Environ(), o.Env...)
+	cmd.WaitDelay = 2 * time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q: %w", ErrExecStart, o.Command, err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %q: %w", ErrExecStart, o.Command, err)
+	}
+	var stderr tailBuffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%w: %q: %w", ErrExecStart, o.Command, err)
+	}
+	var (
+		mu       sync.Mutex
+		fed      Fed
+		lastOut  time.Time
+		readDone = make(chan struct{})
+	)
+	current := func() Fed { mu.Lock(); defer mu.Unlock(); return fed }
+	w := &attrWriter{fed: current}
+	go func() {
+		defer close(readDone)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := stdout.Read(buf)
+			if n > 0 {
+				w.Write(buf[:n])
+				mu.Lock()
+				lastOut = time.Now()
+				mu.Unlock()
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	settle := func() {
+		start := time.Now()
+		for time.Since(start) < 2*time.Second {
+			mu.Lock()
+			quiet := time.Since(lastOut) >= o.Settle && time.Since(start) >= o.Settle
+			mu.Unlock()
+			if quiet {
+				return
+			}
+			select {
+			case <-readDone:
+				return
+			case <-ctx.Done():
+				return
+			case <-time.After(o.Settle / 8):
+			}
+		}
+	}
+	begin := time.Now()
+	pending := -1 // first line written since output last settled
+	for c := range o.Chunking.Chunks(lines) {
+		if o.Timing.Original && o.Timing.Speed > 0 && c.First < len(lines) {
+			wait := time.Duration(float64(lines[c.First].At)/o.Timing.Speed) - time.Since(begin)
+			if wait > 0 {
+				select {
+				case <-time.After(wait):
+				case <-ctx.Done():
+				}
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		if pending < 0 || !o.Lockstep {
+			pending = c.First
+		}
+		mu.Lock()
+		fed = Fed{pending, c.Last}
+		mu.Unlock()
+		if _, err := stdin.Write(c.Data); err != nil {
+			break // the command stopped reading (exited): feed no more
+		}
+		if o.Lockstep && c.LineEnd {
+			settle()
+			pending = -1
+		}
+	}
+	stdin.Close()
+	<-readDone
+	werr := cmd.Wait()
+	if werr == nil && ctx.Err() != nil {
+		werr = ctx.Err()
+	}
+	d := &Driven{Chunking: o.Chunking, Err: werr, ErrFed: current(), Stderr: stderr.Bytes()}
+	d.Output, d.LineFed = w.finish()
+	return d, nil
+}
+
+// tailBuffer keeps the last 64 KiB written to it.
+type tailBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b.Write(p)
+	if over := t.b.Len() - 64<<10; over > 0 {
+		t.b.Next(over)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) Bytes() []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return bytes.Clone(t.b.Bytes())
+}
