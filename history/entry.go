@@ -1,0 +1,116 @@
+package history
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/evcap/evcap/internal/lines"
+	"github.com/tidwall/gjson"
+)
+
+// Entry is one stored entry of a session: a JSON line as the CLI wrote it
+// (or, for opencode, a message with its parts) and the time the CLI stored
+// with it (zero when it stored none).
+type Entry struct {
+	Line []byte
+	Time time.Time
+}
+
+// Entries yields the entries of one stored session in stored order. Next
+// returns io.EOF after the last one; the Line it returns is valid until
+// the next call.
+type Entries interface {
+	Next() (Entry, error)
+	Close() error
+}
+
+// ErrTornEntry is reported (wrapped, with the entry) for a last line the
+// CLI had not finished writing; the entry is imported all the same.
+var ErrTornEntry = errors.New("last stored line has no newline (the CLI was writing it)")
+
+// entryTime reads the timestamp a provider stores with an entry.
+func entryTime(provider string, line []byte) time.Time {
+	if !gjson.ValidBytes(line) {
+		return time.Time{}
+	}
+	var r gjson.Result
+	switch provider {
+	case "opencode":
+		if ms := gjson.GetBytes(line, "info.time.created"); ms.Type == gjson.Number {
+			return time.UnixMilli(ms.Int()).UTC()
+		}
+		return time.Time{}
+	case "gemini":
+		res := gjson.GetManyBytes(line, "timestamp", "$set.lastUpdated", "startTime", "lastUpdated")
+		for _, x := range res {
+			if x.Exists() {
+				r = x
+				break
+			}
+		}
+	default:
+		r = gjson.GetBytes(line, "timestamp")
+	}
+	if r.Type != gjson.String {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, r.String())
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// fileEntries reads a JSONL session file line by line.
+type fileEntries struct {
+	f        *os.File
+	lr       *lines.Reader
+	name     string
+	provider string
+}
+
+// OpenFile opens a stored JSONL session (Claude Code, Codex, Gemini CLI)
+// for reading. The file is only read.
+func OpenFile(path, provider string) (Entries, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("open stored session: %w", err)
+	}
+	return &fileEntries{f: f, lr: lines.NewReader(f), name: path, provider: provider}, nil
+}
+
+// ReaderEntries reads a stored JSONL session from r (name is for errors).
+func ReaderEntries(r io.Reader, name, provider string) Entries {
+	return &fileEntries{lr: lines.NewReader(r), name: name, provider: provider}
+}
+
+func (e *fileEntries) Next() (Entry, error) {
+	for {
+		line, err := e.lr.Next()
+		torn := errors.Is(err, lines.ErrTorn)
+		if err != nil && !torn {
+			if errors.Is(err, io.EOF) {
+				return Entry{}, io.EOF
+			}
+			return Entry{}, fmt.Errorf("%s: line %d: %w", e.name, e.lr.Line()+1, err)
+		}
+		if len(line) == 0 && !torn {
+			continue // a blank line is no entry
+		}
+		ent := Entry{Line: line, Time: entryTime(e.provider, line)}
+		if torn {
+			return ent, fmt.Errorf("%s: line %d: %w", e.name, e.lr.Line(), ErrTornEntry)
+		}
+		return ent, nil
+	}
+}
+
+func (e *fileEntries) Close() error {
+	if e.f == nil {
+		return nil
+	}
+	return e.f.Close()
+}
