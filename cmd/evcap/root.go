@@ -69,6 +69,7 @@ turns a bad run into a deterministic regression test.`,
 		newViewCmd(s),
 		newSanitizeCmd(s),
 		newScanCmd(s),
+		newImportCmd(s),
 	)
 	return root
 }
