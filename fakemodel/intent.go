@@ -34,6 +34,12 @@ var (
 // relative paths absolute for the file tools that want absolute paths.
 func resolveCall(req *request, c ToolCall, workdir string) (call, error) {
 	switch {
+	case c.Tool != nil:
+		name := c.Tool.Names[0]
+		if t, ok := firstDeclared(req, c.Tool.Names); ok {
+			name = t.name
+		}
+		return call{name: name, args: string(c.Tool.Args)}, nil
 	case c.Shell != "":
 		return shellCall(req, c.Shell)
 	case c.Read != "":

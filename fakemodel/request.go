@@ -48,6 +48,9 @@ type request struct {
 	tools        []declaredTool
 	toolResults  int
 	workdir      string
+	// first is the raw JSON of the request's first user message, which
+	// tells a subagent's conversation from the main one.
+	first string
 }
 
 // side reports whether the request is a side call (no tools declared), such
@@ -87,6 +90,7 @@ func parseRequest(p Protocol, body []byte, model string) (*request, error) {
 			r.tools = append(r.tools, declaredTool{name: t.Get("name").String(), props: schemaProps(t.Get("input_schema"))})
 			return true
 		})
+		r.first = root.Get("messages.0").Raw
 		root.Get("messages").ForEach(func(_, m gjson.Result) bool {
 			if m.Get("role").String() == "user" {
 				m.Get("content").ForEach(func(_, c gjson.Result) bool {
@@ -114,6 +118,7 @@ func parseRequest(p Protocol, body []byte, model string) (*request, error) {
 			}
 			return true
 		})
+		r.first = root.Get(`input.#(role=="user")`).Raw
 		root.Get("input").ForEach(func(_, it gjson.Result) bool {
 			switch it.Get("type").String() {
 			case "function_call_output", "custom_tool_call_output", "local_shell_call_output":
@@ -128,6 +133,7 @@ func parseRequest(p Protocol, body []byte, model string) (*request, error) {
 			r.tools = append(r.tools, declaredTool{name: t.Get("function.name").String(), props: schemaProps(t.Get("function.parameters"))})
 			return true
 		})
+		r.first = root.Get(`messages.#(role=="user")`).Raw
 		root.Get("messages").ForEach(func(_, m gjson.Result) bool {
 			if m.Get("role").String() == "tool" {
 				r.toolResults++
@@ -146,6 +152,7 @@ func parseRequest(p Protocol, body []byte, model string) (*request, error) {
 			})
 			return true
 		})
+		r.first = root.Get("contents.0").Raw
 		root.Get("contents").ForEach(func(_, c gjson.Result) bool {
 			c.Get("parts").ForEach(func(_, part gjson.Result) bool {
 				if part.Get("functionResponse").Exists() {

@@ -33,6 +33,19 @@ type Scenario struct {
 	// Turns are the model's answers, one per main request that gets through.
 	// Every turn but the last calls at least one tool; the last one ends the run.
 	Turns []Turn `json:"turns"`
+	// Agents script subagents: a main request whose first message contains
+	// an agent's Match text (the prompt the main agent gave the subagent) is
+	// answered from that agent's turns instead, counted the same way.
+	Agents []AgentScript `json:"agents,omitempty"`
+	// Headers are sent with every answer (not with errors), e.g. the
+	// anthropic-ratelimit-unified-* headers a CLI turns into rate limit events.
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// AgentScript is the script of one subagent.
+type AgentScript struct {
+	Match string `json:"match"`
+	Turns []Turn `json:"turns"`
 }
 
 // Turn is one model answer: optional thinking, optional text, then tool calls.
@@ -63,6 +76,16 @@ type ToolCall struct {
 	Read string `json:"read,omitempty"`
 	// Write creates a file with the given content (codex: an apply_patch).
 	Write *WriteIntent `json:"write,omitempty"`
+	// Tool calls a tool by name with the given arguments, as written: the
+	// first of Names the request declared (or Names[0] when none is), for
+	// tools no intent covers (a subagent tool, an MCP tool, a to-do list).
+	Tool *NamedCall `json:"tool,omitempty"`
+}
+
+// NamedCall is a tool call given verbatim.
+type NamedCall struct {
+	Names []string        `json:"names"`
+	Args  json.RawMessage `json:"args"`
 }
 
 // WriteIntent is the argument of a Write tool call.
@@ -154,8 +177,26 @@ func (sc *Scenario) validate() error {
 			}
 		}
 	}
-	for i, t := range sc.Turns {
-		last := i == len(sc.Turns)-1
+	if err := validTurns(sc.Turns); err != nil {
+		return err
+	}
+	for i, a := range sc.Agents {
+		if a.Match == "" || len(a.Turns) == 0 {
+			return bad("agent %d needs a match and turns", i)
+		}
+		if err := validTurns(a.Turns); err != nil {
+			return fmt.Errorf("agent %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func validTurns(turns []Turn) error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrInvalidScenario, fmt.Sprintf(format, args...))
+	}
+	for i, t := range turns {
+		last := i == len(turns)-1
 		if !last && len(t.ToolCalls) == 0 {
 			return bad("turn %d calls no tool, so the CLI would stop there; only the last turn may end the run", i)
 		}
@@ -181,8 +222,14 @@ func (sc *Scenario) validate() error {
 					return bad("turn %d tool call %d: write needs a path", i, j)
 				}
 			}
+			if c.Tool != nil {
+				n++
+				if len(c.Tool.Names) == 0 || !json.Valid(c.Tool.Args) {
+					return bad("turn %d tool call %d: tool needs names and JSON args", i, j)
+				}
+			}
 			if n != 1 {
-				return bad("turn %d tool call %d: set exactly one of shell, read, write", i, j)
+				return bad("turn %d tool call %d: set exactly one of shell, read, write, tool", i, j)
 			}
 		}
 	}
@@ -201,15 +248,30 @@ func derefErr(e *HTTPError) []HTTPError {
 // calls. Counting results in the request (rather than requests seen) keeps
 // the choice right when a CLI retries or sends side requests in between.
 func (sc *Scenario) turnFor(toolResults int) (int, *Turn) {
-	made := 0
-	for i := range sc.Turns {
-		if made >= toolResults {
-			return i, &sc.Turns[i]
+	return pickTurn(sc.Turns, toolResults)
+}
+
+// turnsFor returns the script that answers req: a subagent's when req's
+// first message names it, else the main one.
+func (sc *Scenario) turnsFor(req *request) []Turn {
+	for _, a := range sc.Agents {
+		if strings.Contains(req.first, a.Match) {
+			return a.Turns
 		}
-		made += len(sc.Turns[i].ToolCalls)
 	}
-	last := len(sc.Turns) - 1
-	return last, &sc.Turns[last]
+	return sc.Turns
+}
+
+func pickTurn(turns []Turn, toolResults int) (int, *Turn) {
+	made := 0
+	for i := range turns {
+		if made >= toolResults {
+			return i, &turns[i]
+		}
+		made += len(turns[i].ToolCalls)
+	}
+	last := len(turns) - 1
+	return last, &turns[last]
 }
 
 // chunk cuts s into pieces of the given rune counts (cycled); an empty sizes

@@ -153,7 +153,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if !req.side() {
-			turn, _ = s.sc.turnFor(req.toolResults)
+			turn, _ = pickTurn(s.sc.turnsFor(req), req.toolResults)
 			st.Turns = append(st.Turns, turn)
 		}
 	})
@@ -167,7 +167,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if req.side() {
 		a = sideAnswer(req, s.sc.Title, seq)
 	} else {
-		_, t := s.sc.turnFor(req.toolResults)
+		_, t := pickTurn(s.sc.turnsFor(req), req.toolResults)
 		a = buildAnswer(req, t, seq, s.opt.Workdir)
 	}
 	for _, c := range a.calls {
@@ -175,6 +175,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	entry.status = http.StatusOK
 	s.log(entry)
+	for k, v := range s.sc.Headers {
+		w.Header().Set(k, v)
+	}
 	s.writeAnswer(w, req, a, stream)
 }
 

@@ -16,6 +16,11 @@ import (
 
 const corpusDir = "../../testdata/corpus/claude"
 
+// extraDir holds this package's own real recordings of Claude Code
+// features the shared corpus lacks (subagents, hooks, permission prompts,
+// rate limits, MCP tools); see its MANIFEST.md.
+const extraDir = "../../testdata/corpus-extra/claude"
+
 // inputs returns every stream this package is tested on: the real corpus
 // captures and the synthetic cases in testdata, by golden name.
 func inputs(t *testing.T) map[string]string {
@@ -29,6 +34,13 @@ func inputs(t *testing.T) map[string]string {
 	for _, p := range append(real, synth...) {
 		name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(p), ".jsonl"), ".stdout")
 		out[name] = p
+	}
+	extra, err := filepath.Glob(filepath.Join(extraDir, "*.stdout.jsonl"))
+	if err != nil || len(extra) == 0 {
+		t.Fatalf("no recordings in %s (err %v)", extraDir, err)
+	}
+	for _, p := range extra {
+		out["extra-"+strings.TrimSuffix(filepath.Base(p), ".stdout.jsonl")] = p
 	}
 	return out
 }

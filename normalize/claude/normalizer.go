@@ -132,6 +132,10 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 		return []event.Event{unknown(ref, census.Invalid)}
 	}
 	parent := v.Get("parent_tool_use_id").String()
+	if st := v.Get("subagent_type").String(); parent != "" && st != "" {
+		// Claude Code 2.1 names the subagent on each of its lines too.
+		n.agentFor(parent).Name = st
+	}
 	n.cur = n.streamOf(parent)
 	return n.nest(parent, n.dispatch(ref, v))
 }

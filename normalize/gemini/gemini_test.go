@@ -254,7 +254,7 @@ func TestToolSummary(t *testing.T) {
 	}{
 		{"shell command on one line", `{"type":"tool_use","tool_name":"run_shell_command","tool_id":"x","parameters":{"command":"ls\n-la","description":"d"}}`, "run_shell_command", "ls -la"},
 		{"read_file gives the path", `{"type":"tool_use","tool_name":"read_file","tool_id":"x","parameters":{"file_path":"/p/README.md"}}`, "read_file", "/p/README.md"},
-		{"unknown tool leaks nothing", `{"type":"tool_use","tool_name":"mcp_secret","tool_id":"x","parameters":{"token":"abc"}}`, "tool", ""},
+		{"unlisted tool keeps its name, leaks no argument", `{"type":"tool_use","tool_name":"mcp_secret","tool_id":"x","parameters":{"token":"abc"}}`, "mcp_secret", ""},
 	}
 	for _, c := range cases {
 		evs := gemini.New().Line(1, []byte(c.line))

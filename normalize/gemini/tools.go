@@ -8,9 +8,10 @@ import (
 )
 
 // summaryFields says which parameter gives the one-line summary of each
-// Gemini CLI tool evcap knows; the first present one wins. Other tools are
-// reported as "tool" with an empty summary, so that arguments of tools
-// nobody reviewed never reach a rendered log.
+// Gemini CLI tool evcap knows; the first present one wins. Other tools
+// (grep_search, write_todos, MCP tools…) keep their name, which is not a
+// secret, but get an empty summary, so that arguments of tools nobody
+// reviewed never reach a rendered log.
 var summaryFields = map[string][]string{
 	"run_shell_command":   {"command"},
 	"read_file":           {"file_path", "absolute_path"},
@@ -23,11 +24,11 @@ var summaryFields = map[string][]string{
 	"google_web_search":   {"query"},
 }
 
-// summarize returns the tool name to report and its summary.
+// summarize returns the tool name to report (verbatim) and its summary.
 func summarize(name string, params gjson.Result) (string, string) {
 	fields, ok := summaryFields[name]
 	if !ok {
-		return "tool", ""
+		return name, ""
 	}
 	for _, f := range fields {
 		if s := params.Get(f); s.Exists() {

@@ -267,7 +267,7 @@ func TestToolSummary(t *testing.T) {
 		{"bash command collapsed and cut", `{"type":"tool_use","part":{"type":"tool","tool":"bash","callID":"c","state":{"status":"completed","input":{"command":"ls\n  -la\tfoo"},"output":""}}}`, "bash", "ls -la foo"},
 		{"bash cut to 120", `{"type":"tool_use","part":{"type":"tool","tool":"bash","callID":"c","state":{"status":"completed","input":{"command":"` + long + `"},"output":""}}}`, "bash", strings.TrimSpace(long)[:119] + "…"},
 		{"read gives the path", `{"type":"tool_use","part":{"type":"tool","tool":"read","callID":"c","state":{"status":"completed","input":{"filePath":"/a/b"},"output":""}}}`, "read", "/a/b"},
-		{"unknown tool leaks nothing", `{"type":"tool_use","part":{"type":"tool","tool":"secret_tool","callID":"c","state":{"status":"completed","input":{"token":"abc"},"output":""}}}`, "tool", ""},
+		{"unlisted tool keeps its name, leaks no argument", `{"type":"tool_use","part":{"type":"tool","tool":"secret_tool","callID":"c","state":{"status":"completed","input":{"token":"abc"},"output":""}}}`, "secret_tool", ""},
 	}
 	for _, c := range cases {
 		evs := opencode.New().Line(1, []byte(c.line))

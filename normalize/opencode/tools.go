@@ -9,9 +9,9 @@ import (
 )
 
 // summaryFields says which input field gives the one-line summary of each
-// opencode tool evcap knows. Other tools are reported as "tool" with an
-// empty summary, so that arguments of tools nobody reviewed never reach a
-// rendered log.
+// opencode tool evcap knows. Other tools keep their name, which is not a
+// secret, but get an empty summary, so that arguments of tools nobody
+// reviewed never reach a rendered log.
 var summaryFields = map[string]string{
 	"bash":      "command",
 	"read":      "filePath",
@@ -33,7 +33,7 @@ func toolOf(name string, input gjson.Result) *event.Tool {
 	}
 	field, ok := summaryFields[name]
 	if !ok {
-		return &event.Tool{Name: "tool", Input: raw}
+		return &event.Tool{Name: name, Input: raw}
 	}
 	return &event.Tool{Name: name, Summary: textcut.SummaryNoControls(input.Get(field).String()), Input: raw}
 }
