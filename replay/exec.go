@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,6 +35,11 @@ type ExecOptions struct {
 	// Settle is the quiet time of Lockstep (default 40ms); a line whose
 	// output keeps coming is left after 2s.
 	Settle time.Duration
+	// Gap is the pause after a random-chunking write that ends inside a
+	// line (default 2ms) on systems where Exec cannot see whether the
+	// command has read a write yet (on Linux it waits for that instead,
+	// after every write, at most 2s each).
+	Gap time.Duration
 }
 
 // Timing is how fast Exec feeds the stream: as fast as the command reads
@@ -95,21 +101,30 @@ func Exec(ctx context.Context, lines []NativeLine, o ExecOptions) (*Driven, erro
 	if o.Settle <= 0 {
 		o.Settle = 40 * time.Millisecond
 	}
+	if o.Gap <= 0 {
+		o.Gap = 2 * time.Millisecond
+	}
 	cmd := exec.CommandContext(ctx, "sh", "-c", o.Command)
 	cmd.Dir = o.Dir
 	cmd.Env = append(os.Environ(), o.Env...)
 	cmd.WaitDelay = 2 * time.Second
-	stdin, err := cmd.StdinPipe()
+	// A pipe of our own (not StdinPipe) so that the write end is an
+	// *os.File whose unread bytes can be counted.
+	stdinR, stdin, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q: %w", ErrExecStart, o.Command, err)
 	}
+	defer stdin.Close()
+	cmd.Stdin = stdinR
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %q: %w", ErrExecStart, o.Command, err)
 	}
 	var stderr tailBuffer
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	stdinR.Close()
+	if err != nil {
 		return nil, fmt.Errorf("%w: %q: %w", ErrExecStart, o.Command, err)
 	}
 	var (
@@ -154,6 +169,42 @@ func Exec(ctx context.Context, lines []NativeLine, o ExecOptions) (*Driven, erro
 			}
 		}
 	}
+	// drain holds the next write back until the command has read this
+	// one, so that each of its reads gets one piece (as Drive's Reads do)
+	// rather than whatever piled up in the pipe. Where the pipe cannot be
+	// asked, random pieces that end inside a line are followed by a Gap.
+	drain := func() {
+		if _, ok := unread(stdin); !ok {
+			if o.Chunking.Kind == ChunkRandom {
+				select {
+				case <-time.After(o.Gap):
+				case <-ctx.Done():
+				}
+			}
+			return
+		}
+		start := time.Now()
+		// A reader that is running takes a piece within microseconds:
+		// ask again at once a few times before sleeping between asks.
+		for range 200 {
+			if n, _ := unread(stdin); n == 0 {
+				return
+			}
+			runtime.Gosched()
+		}
+		for wait := 20 * time.Microsecond; time.Since(start) < 2*time.Second; wait = min(2*wait, time.Millisecond) {
+			if n, _ := unread(stdin); n == 0 {
+				return
+			}
+			select {
+			case <-readDone:
+				return
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+		}
+	}
 	begin := time.Now()
 	pending := -1 // first line written since output last settled
 	for c := range o.Chunking.Chunks(lines) {
@@ -178,6 +229,7 @@ func Exec(ctx context.Context, lines []NativeLine, o ExecOptions) (*Driven, erro
 		if _, err := stdin.Write(c.Data); err != nil {
 			break // the command stopped reading (exited): feed no more
 		}
+		drain()
 		if o.Lockstep && c.LineEnd {
 			settle()
 			pending = -1
