@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
@@ -32,6 +33,9 @@ type Difference struct {
 	What     string
 	Live     string
 	Restored string
+	// Offset is the byte offset in Live and Restored where they first
+	// differ, for texts and results (-1 when not compared as text).
+	Offset int
 }
 
 func (d *Difference) Error() string {
@@ -39,7 +43,36 @@ func (d *Difference) Error() string {
 	if d.Block > 0 {
 		where = fmt.Sprintf("block %d", d.Block)
 	}
+	if d.Offset > 0 {
+		return fmt.Sprintf("live and restored differ at %s, %s, from byte %d: live …%s, restored …%s", where, d.What,
+			d.Offset, quote(around(d.Live, d.Offset)), quote(around(d.Restored, d.Offset)))
+	}
 	return fmt.Sprintf("live and restored differ at %s, %s: live %s, restored %s", where, d.What, quote(d.Live), quote(d.Restored))
+}
+
+// around is s from a little before offset, starting on a rune boundary.
+func around(s string, offset int) string {
+	start := max(0, offset-24)
+	for start > 0 && start < len(s) && !utf8.RuneStart(s[start]) {
+		start--
+	}
+	if start >= len(s) {
+		return ""
+	}
+	return s[start:]
+}
+
+// firstDiff is the byte offset where a and b first differ.
+func firstDiff(a, b string) int {
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+func textDiff(what, a, b string) *Difference {
+	return &Difference{What: what, Live: a, Restored: b, Offset: firstDiff(a, b)}
 }
 
 func quote(s string) string {
@@ -114,7 +147,7 @@ func Compare(live, restored *groups.Run, o CompareOptions) *Difference {
 		return d
 	}
 	if fa, fb := finalAnswer(a), finalAnswer(b); fa != fb {
-		return &Difference{What: "final answer", Live: fa, Restored: fb}
+		return textDiff("final answer", fa, fb)
 	}
 	if live.Result != nil && restored.Result != nil &&
 		live.Result.Subtype != "incomplete" && restored.Result.Subtype != "incomplete" &&
@@ -145,7 +178,7 @@ func compareBlock(x, y item) *Difference {
 	}
 	if x.typ != groups.TypeTool {
 		if x.b.Text != y.b.Text {
-			return &Difference{What: x.typ, Live: x.b.Text, Restored: y.b.Text}
+			return textDiff(x.typ, x.b.Text, y.b.Text)
 		}
 		return nil
 	}
@@ -160,7 +193,7 @@ func compareBlock(x, y item) *Difference {
 		{"result", tx.Result, ty.Result},
 	} {
 		if f.a != f.b {
-			return &Difference{What: "tool " + tx.Name + " " + f.what, Live: f.a, Restored: f.b}
+			return textDiff("tool "+tx.Name+" "+f.what, f.a, f.b)
 		}
 	}
 	return nil
