@@ -46,3 +46,8 @@ func size(n int) string {
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
 	}
 }
+
+// percent formats a fraction (0..1) as a whole percentage.
+func percent(f float64) string {
+	return fmt.Sprintf("%d%%", int(f*100+0.5))
+}

@@ -214,6 +214,9 @@ func (r *Renderer) permission(e event.Event) {
 		return
 	}
 	what := oneLine(p.Tool)
+	if sum := oneLine(p.Summary); sum != "" {
+		what += ": " + sum
+	}
 	if len(p.Patterns) > 0 {
 		what = strings.TrimSpace(what + " " + oneLine(strings.Join(p.Patterns, " ")))
 	}

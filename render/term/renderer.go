@@ -69,6 +69,15 @@ type Renderer struct {
 	tools     map[string]bool   // tool call ids already printed
 	lastInit  string
 
+	// depth is the nesting of the event being rendered: 0 for the main
+	// agent, 1 for a subagent's work, more for a subagent's subagent.
+	// toolDepth remembers the depth of each tool call, so that the work
+	// of the subagent it started goes one level deeper; agentDone keeps a
+	// subagent's end from being printed twice.
+	depth     int
+	toolDepth map[string]int
+	agentDone map[string]bool
+
 	usage        event.Usage            // running totals
 	perCall      map[string]event.Usage // latest usage per model call (message id)
 	usageSeen    bool
@@ -87,6 +96,8 @@ func New(w io.Writer, opts Options) *Renderer {
 		streamed:  map[string]*shown{},
 		tools:     map[string]bool{},
 		perCall:   map[string]event.Usage{},
+		toolDepth: map[string]int{},
+		agentDone: map[string]bool{},
 	}
 }
 
@@ -96,6 +107,7 @@ func (r *Renderer) Render(e event.Event) error {
 	if r.err != nil {
 		return r.err
 	}
+	r.nestAt(e)
 	switch e.Kind {
 	case event.KindInit:
 		r.init(e)
@@ -117,6 +129,12 @@ func (r *Renderer) Render(e event.Event) error {
 		r.result(e)
 	case event.KindPermission:
 		r.permission(e)
+	case event.KindAgent:
+		r.agent(e)
+	case event.KindHook:
+		r.hook(e)
+	case event.KindRateLimit:
+		r.rateLimit(e)
 	}
 	return r.flush()
 }
@@ -289,6 +307,9 @@ func (r *Renderer) emitRaw(s string, st style) {
 	for s != "" {
 		seg, rest, nl := strings.Cut(s, "\n")
 		if seg != "" {
+			if r.lineStart {
+				r.writeIndent()
+			}
 			if r.openStyle != st.open {
 				r.resetStyle()
 				r.out.WriteString(st.open)
@@ -298,6 +319,9 @@ func (r *Renderer) emitRaw(s string, st style) {
 			r.lineStart = false
 		}
 		if nl {
+			if r.lineStart {
+				r.writeIndent()
+			}
 			r.resetStyle()
 			r.out.WriteByte('\n')
 			r.lineStart = true
