@@ -69,7 +69,9 @@ turns a bad run into a deterministic regression test.`,
 		newViewCmd(s),
 		newSanitizeCmd(s),
 		newScanCmd(s),
+		newMinimizeCmd(s),
 		newImportCmd(s),
+		newExportCmd(s),
 	)
 	return root
 }

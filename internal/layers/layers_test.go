@@ -23,7 +23,7 @@ func layerOf(pkg string) (int, bool) {
 		return 5, true
 	case rel == "cmd/evcap", strings.HasPrefix(rel, "bench/cmd/"):
 		return 4, true
-	case rel == "promote", rel == "record", rel == "bundle", rel == "minimize":
+	case rel == "promote", rel == "record", rel == "bundle", rel == "minimize", rel == "export":
 		return 3, true
 	case rel == "capture", rel == "replay", rel == "sanitize", rel == "scan", rel == "source":
 		return 2, true
