@@ -12,6 +12,7 @@ import (
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/sanitize"
+	"github.com/evcap/evcap/scan"
 )
 
 // Names of the archive's entries, under Dir.
@@ -30,9 +31,9 @@ var ModTime = sanitize.Epoch
 // ErrLeak is wrapped by *LeakError: the scan found something in the bundle.
 var ErrLeak = errors.New("the bundle would leak")
 
-// LeakError lists what Scan found in the files of a bundle.
+// LeakError lists what the scan found in the files of a bundle.
 type LeakError struct {
-	Findings []sanitize.Finding
+	Findings []scan.Finding
 }
 
 // maxListed bounds the findings an error message names.
@@ -51,6 +52,12 @@ func (e *LeakError) Error() string {
 		} else {
 			fmt.Fprintf(&b, "\n  %s:%d: rule %s", f.File, f.Line, f.Rule)
 		}
+		if f.Pointer != "" {
+			fmt.Fprintf(&b, " at %s", f.Pointer)
+		}
+		if f.Decoded != "" {
+			fmt.Fprintf(&b, " (seen after decoding: %s)", f.Decoded)
+		}
 	}
 	b.WriteString("\nadd a rule or allowlist entry to .evcap.toml, or remove the record, then bundle again")
 	return b.String()
@@ -68,10 +75,10 @@ type Options struct {
 	// it again: for a capture the user sanitized with options of their
 	// own and reviewed. The scan still runs.
 	AlreadySanitized bool
-	// Scan configures the leak check. Its Project defaults to the project
-	// root sanitize used, so that a root the capture declared is checked
-	// too.
-	Scan sanitize.ScanOptions
+	// Scan configures the leak check (package scan, which is not the
+	// redactor). Its Project defaults to the project root sanitize used,
+	// so that a root the capture declared is checked too.
+	Scan scan.Options
 	// Normalizer makes a normalizer for a provider, for the census and for
 	// the summary of captures without normalized_out records; nil, or an
 	// error, leaves the census unchecked.
@@ -134,21 +141,26 @@ func Build(ctx context.Context, in io.Reader, name string, scratch io.ReadWriteS
 	}
 	b.manifest = append(b.manifest, '\n')
 
-	scan := opts.Scan
-	if scan.Project == "" {
-		scan.Project = rep.Project
+	so := opts.Scan
+	if so.Project == "" {
+		so.Project = rep.Project
 	}
-	var findings []sanitize.Finding
+	sc, err := scan.New(so)
+	if err != nil {
+		return nil, fmt.Errorf("bundle: %w", err)
+	}
+	var findings []scan.Finding
 	for _, f := range []struct {
 		name string
+		kind scan.Kind
 		r    io.Reader
-	}{{SummaryFile, bytes.NewReader(b.Summary)}, {ManifestFile, bytes.NewReader(b.manifest)}, {CaptureFile, scratch}} {
+	}{{SummaryFile, scan.KindFile, bytes.NewReader(b.Summary)}, {ManifestFile, scan.KindFile, bytes.NewReader(b.manifest)}, {CaptureFile, scan.KindCapture, scratch}} {
 		if f.name == CaptureFile {
 			if _, err := scratch.Seek(0, io.SeekStart); err != nil {
 				return nil, fmt.Errorf("bundle: rewind sanitized capture: %w", err)
 			}
 		}
-		found, err := sanitize.Scan(f.r, f.name, scan)
+		found, err := sc.Read(f.r, f.name, f.kind)
 		if err != nil {
 			return nil, fmt.Errorf("bundle: scan %s: %w", f.name, err)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/evcap/evcap/bundle"
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/sanitize"
+	"github.com/evcap/evcap/scan"
 	"github.com/sebdah/goldie/v2"
 )
 
@@ -80,7 +81,15 @@ func TestCorpusBundlesPassScan(t *testing.T) {
 				entries[f.Name] = data
 				_, sc := machine(r)
 				sc.Project = "/tmp/realcli/runs/" + r.Name + "/project"
-				found, err := sanitize.Scan(bytes.NewReader(data), f.Name, sc)
+				kind := scan.KindFile
+				if strings.HasSuffix(f.Name, ".jsonl") {
+					kind = scan.KindCapture
+				}
+				gate, err := scan.New(sc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				found, err := gate.Read(bytes.NewReader(data), f.Name, kind)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -10,6 +10,7 @@ import (
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/sanitize"
+	"github.com/evcap/evcap/scan"
 )
 
 // corpusRun is one real CLI run of the corpus: its stdout and stderr files
@@ -64,11 +65,11 @@ func newNormalizer(provider string) (event.Normalizer, error) {
 // machine returns the sanitize and scan options for the recording
 // machine of the corpus: each run had its own HOME, project and TMPDIR
 // under a run directory, and the CLIs lived under /tmp/realcli.
-func machine(r corpusRun) (sanitize.Options, sanitize.ScanOptions) {
+func machine(r corpusRun) (sanitize.Options, scan.Options) {
 	run := "/tmp/realcli/runs/" + r.Name
 	temp := []string{run + "/tmp", "/tmp/realcli"}
 	return sanitize.Options{Home: run + "/home", DefaultProject: run + "/project", Temp: temp},
-		sanitize.ScanOptions{Home: run + "/home", Temp: temp}
+		scan.Options{Home: run + "/home", Temp: temp}
 }
 
 // build records a corpus run through capture.New with a fixed clock, as an

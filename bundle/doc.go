@@ -13,9 +13,11 @@
 //
 // Build sanitizes the capture (package sanitize) into a scratch file,
 // derives the manifest and summary from the sanitized records, then runs
-// sanitize.Scan over every file the archive will hold. Anything Scan finds
-// makes Build fail with a *LeakError naming each file, line, sequence and
-// rule, and nothing is written: a bundle is either clean or not made.
+// the leak gate (package scan, which is not the redactor and reads the
+// decoded view of every file) over every file the archive will hold.
+// Anything it finds makes Build fail with a *LeakError naming each file,
+// line, sequence, rule and JSON pointer, and nothing is written: a bundle
+// is either clean or not made.
 //
 // The package does not read files by name, look up the machine's paths or
 // know the provider table: callers pass the capture as a reader, the paths

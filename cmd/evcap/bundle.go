@@ -12,6 +12,7 @@ import (
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/redact"
 	"github.com/evcap/evcap/sanitize"
+	"github.com/evcap/evcap/scan"
 	"github.com/spf13/cobra"
 )
 
@@ -69,9 +70,9 @@ directory adds rules and allowlist entries. --print-summary prints summary.md
 }
 
 func runBundle(cmd *cobra.Command, s streams, name string, o bundleOptions) error {
-	in, err := os.Open(name)
+	in, err := openCaptureFile(name)
 	if err != nil {
-		return &exitError{code: 2, err: err}
+		return &exitError{code: 2, err: fmt.Errorf("bundle: %w", err)}
 	}
 	defer in.Close()
 	home, project, temp := o.home, o.project, o.temp
@@ -98,7 +99,7 @@ func runBundle(cmd *cobra.Command, s streams, name string, o bundleOptions) erro
 		EvcapVersion:     version,
 		Sanitize:         sanitize.Options{Home: home, Project: project, DefaultProject: cwd, Temp: temp, PrivateText: o.privateText, Config: cfg},
 		AlreadySanitized: o.sanitized,
-		Scan:             sanitize.ScanOptions{Home: home, Project: project, Temp: temp, Config: cfg},
+		Scan:             scan.Options{Home: home, Project: project, Temp: temp, Config: cfg},
 		Normalizer:       func(p string) (event.Normalizer, error) { return newNormalizer(p) },
 	}
 	b, err := bundle.Build(cmd.Context(), in, name, scratch, opts)
@@ -146,4 +147,30 @@ func writeAtomically(path string, write func(w io.Writer) error) error {
 		return fmt.Errorf("write %s: %w", path, werr)
 	}
 	return nil
+}
+
+// errNotRegular is wrapped when a command that reads a capture by name is
+// given something that is not a regular file.
+var errNotRegular = errors.New("not a regular file")
+
+// openCaptureFile opens a capture named on the command line for a command
+// that reads it more than once or seeks in it (sanitize learns the
+// project root first; bundle and promote read it again after sanitizing).
+// A directory, a named pipe, a socket or a device is refused at once with
+// a message that says what it is, instead of blocking on it or reading it
+// as an endless or empty stream; an unreadable file fails at the open.
+func openCaptureFile(name string) (*os.File, error) {
+	fi, err := os.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	switch m := fi.Mode(); {
+	case m.IsDir():
+		return nil, fmt.Errorf("%s is a directory, %w: give a capture file (for a fixture directory, use its fixture.json with evcap replay or cat)", name, errNotRegular)
+	case m&os.ModeNamedPipe != 0:
+		return nil, fmt.Errorf("%s is a named pipe, %w: evcap reads this capture more than once; save it to a file first (sanitize also reads - from a pipe)", name, errNotRegular)
+	case !m.IsRegular():
+		return nil, fmt.Errorf("%s is a %v, %w: give a capture file", name, m.Type(), errNotRegular)
+	}
+	return os.Open(name)
 }

@@ -5,18 +5,20 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
-	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/fixtures"
+	"github.com/evcap/evcap/minimize"
 	"github.com/evcap/evcap/promote"
 	"github.com/evcap/evcap/replay"
 	"github.com/evcap/evcap/sanitize"
+	"github.com/evcap/evcap/scan"
 	"github.com/spf13/cobra"
 )
 
 func newPromoteCmd(s streams) *cobra.Command {
 	var name, dir, fault string
-	var minimize bool
+	var shrink bool
 	var paths machinePaths
 	cmd := &cobra.Command{
 		Use:   "promote CAPTURE --name NAME",
@@ -63,25 +65,46 @@ evcap replay --help).`,
 				return bad(fmt.Errorf("%s: %w", args[0], err))
 			}
 			norm := func() replay.Normalizer { n, _ := newNormalizer(fx.Provider); return n }
-			if minimize {
+			if shrink {
 				ropts := replay.Options{Mode: replay.ModeNative, Normalizer: norm}
 				if err := inject(&ropts, fault); err != nil {
 					return bad(err)
 				}
-				fails, m, err := promote.FailsLike(fx, ropts)
-				if errors.Is(err, promote.ErrNoFailure) {
+				fails, m, err := minimize.ReplayFails(fx, ropts)
+				if errors.Is(err, minimize.ErrNoFailure) {
 					return &exitError{code: 1, err: fmt.Errorf("%s: native replay matches the recorded normalized_out; there is no failure to minimize", args[0])}
 				}
 				if err != nil {
 					return bad(err)
 				}
-				small, removed, err := promote.Minimize(fx, fails)
+				res, err := minimize.Fixture(cmd.Context(), fx, fails)
 				if err != nil {
 					return bad(err)
 				}
 				fmt.Fprintf(s.out, "minimized: removed %d of %d events, %d left (%d native lines); the failure is still:\n%s",
-					removed, len(fx.Events), len(small.Events), len(small.Stage(envelope.StageNativeIn)), m.Error())
-				fx = small
+					res.Before.Events-res.After.Events, res.Before.Events, res.After.Events, res.After.NativeLines, m.Error())
+				fx = res.Fixture
+			}
+			// Promote into a scratch tree first: goldens are derived text
+			// (a reassembled delta, a rendered answer) and are scanned
+			// before anything reaches DIR.
+			stage, err := os.MkdirTemp("", "evcap-promote-")
+			if err != nil {
+				return bad(err)
+			}
+			defer os.RemoveAll(stage)
+			staged, err := promote.Promote(fx, promote.Options{Name: name, Dir: stage, Normalizer: norm, Source: filepath.Base(args[0])})
+			if err != nil {
+				return bad(err)
+			}
+			if findings, err := scanPromoted(staged, &paths); err != nil || len(findings) > 0 {
+				if err != nil {
+					return bad(err)
+				}
+				for _, f := range findings {
+					fmt.Fprintf(s.err, "%s\n", strings.Replace(f.String(), staged, "<fixture>", 1))
+				}
+				return &exitError{code: 1, err: fmt.Errorf("%s: refusing to promote: %d finding(s) in the fixture or its goldens; nothing was written", args[0], len(findings))}
 			}
 			out, err := promote.Promote(fx, promote.Options{Name: name, Dir: dir, Normalizer: norm, Source: filepath.Base(args[0])})
 			if err != nil {
@@ -93,7 +116,7 @@ evcap replay --help).`,
 	}
 	cmd.Flags().StringVar(&name, "name", "", "scenario name of the fixture (required)")
 	cmd.Flags().StringVar(&dir, "dir", "fixtures/testdata", "root of the fixture tree")
-	cmd.Flags().BoolVar(&minimize, "minimize", false, "shrink to the smallest capture that still fails the same way")
+	cmd.Flags().BoolVar(&shrink, "minimize", false, "shrink to the smallest capture that still fails the same way")
 	cmd.Flags().StringVar(&fault, "inject", "", "with --minimize: the fault that makes replay fail (see evcap replay --help)")
 	paths.flags(cmd)
 	_ = cmd.MarkFlagRequired("name")
@@ -118,12 +141,12 @@ func goldenList(dir string) string {
 // sanitizeForPromote writes the sanitized form of the capture at path to a
 // temporary file and scans it. It returns the temporary file (to be removed
 // by the caller) and what the scan still finds.
-func sanitizeForPromote(path string, paths *machinePaths) (string, []sanitize.Finding, error) {
+func sanitizeForPromote(path string, paths *machinePaths) (string, []scan.Finding, error) {
 	home, project, fallback, tmp, cfg, err := paths.resolve()
 	if err != nil {
 		return "", nil, err
 	}
-	in, err := os.Open(path)
+	in, err := openCaptureFile(path)
 	if err != nil {
 		return "", nil, err
 	}
@@ -145,6 +168,25 @@ func sanitizeForPromote(path string, paths *machinePaths) (string, []sanitize.Fi
 		return out.Name(), nil, err
 	}
 	defer f.Close()
-	findings, err := sanitize.Scan(f, path, sanitize.ScanOptions{Home: home, Project: project, Temp: tmp, Config: cfg})
+	sc, err := scan.New(scan.Options{Home: home, Project: project, Temp: tmp, Config: cfg})
+	if err != nil {
+		return out.Name(), nil, err
+	}
+	findings, err := sc.Read(f, path, scan.KindCapture)
 	return out.Name(), findings, err
+}
+
+// scanPromoted scans the fixture tree promote wrote (fixture.json and
+// every golden), as evcap scan does.
+func scanPromoted(dir string, paths *machinePaths) ([]scan.Finding, error) {
+	home, project, _, tmp, cfg, err := paths.resolve()
+	if err != nil {
+		return nil, err
+	}
+	sc, err := scan.New(scan.Options{Home: home, Project: project, Temp: tmp, Config: cfg})
+	if err != nil {
+		return nil, err
+	}
+	res, err := sc.Paths([]string{dir})
+	return res.Findings, err
 }

@@ -80,9 +80,9 @@ standard input.`,
 			if name == "-" {
 				in = s.in
 			} else {
-				f, err := os.Open(name)
+				f, err := openCaptureFile(name)
 				if err != nil {
-					return err
+					return &exitError{code: 2, err: fmt.Errorf("sanitize: %w", err)}
 				}
 				defer f.Close()
 				in = f

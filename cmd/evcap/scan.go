@@ -1,84 +1,79 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"strings"
 
-	"github.com/evcap/evcap/sanitize"
+	"github.com/evcap/evcap/scan"
 	"github.com/spf13/cobra"
 )
 
 func newScanCmd(s streams) *cobra.Command {
-	var paths machinePaths
+	var (
+		paths  machinePaths
+		asJSON bool
+	)
 	cmd := &cobra.Command{
 		Use:   "scan PATH...",
-		Short: "Fail when captures or fixtures still hold secrets, machine paths or volatile ids",
-		Long: `scan is the gate for CI and pre-commit hooks. It reads captures (*.jsonl) and
-fixtures (fixture.json), descending into directories, and prints one line per
-finding as FILE:LINE:SEQUENCE: RULE (SEQUENCE is 0 for lines without one):
-a secret or binary the redaction rules match, an absolute home, project or temp
-path (from the flags, this machine's defaults, and the cwd the file itself
-names), or a volatile id that evcap sanitize would replace with a pseudonym.
-The allowlist of .evcap.toml is honoured. It exits 1 when anything was found,
-0 when everything is clean.`,
+		Short: "Fail when captures, fixtures or bundles still hold secrets, machine paths or volatile ids",
+		Long: `scan is the gate for CI and pre-commit hooks, and what bundle and promote run
+before they write anything. It is not the redactor: it has its own rules and
+reads what a person reading the file would read, not the raw bytes: JSON
+strings and keys decoded, JSON held inside strings parsed, literal \u escapes,
+base64 and percent-encoded candidates decoded, streamed deltas put back
+together per block however far apart, a private key's body lines after its
+BEGIN line.
+
+It reads captures (*.jsonl), fixture.json files and bundles (.zip, every
+entry). In a directory it reads every *.jsonl and every fixture directory
+whole (fixture.json and every file under it, goldens included); other files
+are not read. Findings are grouped by file and rule, one line per finding:
+LINE:SEQUENCE and the JSON pointer of the string it is in (SEQUENCE is 0 for
+lines without one), and how it had to be decoded to be seen. The secret itself
+is never printed. The allowlist, custom rules and disabled rules of
+.evcap.toml are honoured.
+
+Exit status: 0 when everything is clean, 1 when anything was found, 2 when an
+input is not a capture, fixture or bundle (or cannot be read), since scan
+cannot call clean what it could not check.`,
 		Example: `  evcap scan testdata/fixtures
-  evcap scan run.jsonl
+  evcap scan run.jsonl run.bundle.zip
+  evcap scan --json fixtures/ | jq '.groups[] | {file, rule, count}'
   evcap scan --home /home/ci --tmp /tmp fixtures/`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			home, project, _, tmp, cfg, err := paths.resolve()
 			if err != nil {
+				return &exitError{code: 2, err: err}
+			}
+			sc, err := scan.New(scan.Options{Home: home, Project: project, Temp: tmp, Config: cfg})
+			if err != nil {
+				return &exitError{code: 2, err: err}
+			}
+			res, err := sc.Paths(args)
+			if err != nil {
+				if errors.Is(err, scan.ErrNotScannable) {
+					err = fmt.Errorf("%w (give captures, fixture.json files, fixture directories or bundles)", err)
+				}
+				return &exitError{code: 2, err: err}
+			}
+			if asJSON {
+				b, err := json.MarshalIndent(scan.NewReport(res), "", "  ")
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(s.out, "%s\n", b)
+			} else if err := scan.WriteText(s.out, scan.GroupFindings(res.Findings)); err != nil {
 				return err
 			}
-			opts := sanitize.ScanOptions{Home: home, Project: project, Temp: tmp, Config: cfg}
-			var files []string
-			for _, a := range args {
-				fi, err := os.Stat(a)
-				if err != nil {
-					return err
-				}
-				if !fi.IsDir() {
-					files = append(files, a)
-					continue
-				}
-				err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-					if err != nil {
-						return err
-					}
-					if !d.IsDir() && (strings.HasSuffix(p, ".jsonl") || d.Name() == "fixture.json") {
-						files = append(files, p)
-					}
-					return nil
-				})
-				if err != nil {
-					return err
-				}
-			}
-			found := 0
-			for _, name := range files {
-				f, err := os.Open(name)
-				if err != nil {
-					return err
-				}
-				fs, err := sanitize.Scan(f, name, opts)
-				f.Close()
-				if err != nil {
-					return err
-				}
-				for _, x := range fs {
-					fmt.Fprintln(s.out, x)
-				}
-				found += len(fs)
-			}
-			if found > 0 {
-				return &exitError{code: 1, err: fmt.Errorf("scan: %d finding(s) in %d file(s); run evcap sanitize on them", found, len(files))}
+			if n := len(res.Findings); n > 0 {
+				return &exitError{code: 1, err: fmt.Errorf("scan: %d finding(s) in %d file(s) read; run evcap sanitize on them", n, res.Files)}
 			}
 			return nil
 		},
 	}
 	paths.flags(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON report (clean, files, findings, groups by file and rule with each finding's line, sequence and pointer)")
 	return cmd
 }
