@@ -65,14 +65,14 @@ type Builder struct {
 	lastCumulative map[string]event.Usage
 	// perMessage records the agents whose usage came per model message;
 	// their cumulative totals then go to the root only.
-	perMessage map[string]bool
-	total      *event.Usage
-	exit           *int
-	signal         string
-	cleanEnd       *bool
-	resultFailed   bool
-	resultMsg      string
-	fatal          string
+	perMessage   map[string]bool
+	total        *event.Usage
+	exit         *int
+	signal       string
+	cleanEnd     *bool
+	resultFailed bool
+	resultMsg    string
+	fatal        string
 }
 
 type chatSpan struct {

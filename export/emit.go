@@ -107,4 +107,3 @@ func (chosenIDs) NewSpanID(ctx context.Context, _ trace.TraceID) trace.SpanID {
 	v, _ := ctx.Value(idsKey{}).(ids)
 	return v.span
 }
-

@@ -46,14 +46,14 @@ func fixtureDirs(t *testing.T) []string {
 // expected is what a capture's normalized events say its trace must hold,
 // worked out here without the Builder.
 type expected struct {
-	toolNames   map[string]string // tool call id -> name
-	toolFailed  map[string]bool
+	toolNames  map[string]string // tool call id -> name
+	toolFailed map[string]bool
 	// chatIn/chatOut: what the chat spans must add up to; rootIn/rootOut:
 	// the run's totals on the root span (-1: none reported).
 	chatIn, chatOut int64
 	rootIn, rootOut int64
-	fatal       bool
-	retries     int
+	fatal           bool
+	retries         int
 	// messages is the number of distinct model message ids of the main
 	// agent's text, thinking and usage (0 when the provider gives none).
 	messages int
@@ -166,7 +166,7 @@ func exportDir(t *testing.T, dir string) []sdktrace.ReadOnlySpan {
 func attr(s sdktrace.ReadOnlySpan, key string) (string, int64, bool) {
 	for _, a := range s.Attributes() {
 		if string(a.Key) == key {
-			return a.Value.Emit(), a.Value.AsInt64(), true
+			return a.Value.String(), a.Value.AsInt64(), true
 		}
 	}
 	return "", 0, false

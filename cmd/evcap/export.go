@@ -208,7 +208,7 @@ func spanLine(sp *export.Span) spanJSON {
 		}
 	}
 	for _, a := range sp.Attrs {
-		j.Attrs[string(a.Key)] = a.Value.Emit()
+		j.Attrs[string(a.Key)] = a.Value.String()
 	}
 	for _, e := range sp.Events {
 		j.Events = append(j.Events, e.Name)
