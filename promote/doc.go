@@ -5,8 +5,7 @@
 // regression test that go test replays.
 //
 // Promoting is deterministic: the same capture gives byte-identical files.
-// Minimize shrinks a fixture to the fewest native lines that still
-// reproduce a failure, by delta debugging.
+// Shrinking a capture first (promote --minimize) is package minimize's job.
 //
 // The package does not pick a normalizer by provider name (the caller
 // passes one; cmd/evcap has the provider table) and does not decide what is

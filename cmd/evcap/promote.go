@@ -5,14 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/evcap/evcap/fixtures"
 	"github.com/evcap/evcap/minimize"
 	"github.com/evcap/evcap/promote"
 	"github.com/evcap/evcap/replay"
 	"github.com/evcap/evcap/sanitize"
-	"github.com/evcap/evcap/scan"
 	"github.com/spf13/cobra"
 )
 
@@ -85,27 +83,6 @@ evcap replay --help).`,
 					res.Before.Events-res.After.Events, res.Before.Events, res.After.Events, res.After.NativeLines, m.Error())
 				fx = res.Fixture
 			}
-			// Promote into a scratch tree first: goldens are derived text
-			// (a reassembled delta, a rendered answer) and are scanned
-			// before anything reaches DIR.
-			stage, err := os.MkdirTemp("", "evcap-promote-")
-			if err != nil {
-				return bad(err)
-			}
-			defer os.RemoveAll(stage)
-			staged, err := promote.Promote(fx, promote.Options{Name: name, Dir: stage, Normalizer: norm, Source: filepath.Base(args[0])})
-			if err != nil {
-				return bad(err)
-			}
-			if findings, err := scanPromoted(staged, &paths); err != nil || len(findings) > 0 {
-				if err != nil {
-					return bad(err)
-				}
-				for _, f := range findings {
-					fmt.Fprintf(s.err, "%s\n", strings.Replace(f.String(), staged, "<fixture>", 1))
-				}
-				return &exitError{code: 1, err: fmt.Errorf("%s: refusing to promote: %d finding(s) in the fixture or its goldens; nothing was written", args[0], len(findings))}
-			}
 			out, err := promote.Promote(fx, promote.Options{Name: name, Dir: dir, Normalizer: norm, Source: filepath.Base(args[0])})
 			if err != nil {
 				return bad(err)
@@ -141,12 +118,12 @@ func goldenList(dir string) string {
 // sanitizeForPromote writes the sanitized form of the capture at path to a
 // temporary file and scans it. It returns the temporary file (to be removed
 // by the caller) and what the scan still finds.
-func sanitizeForPromote(path string, paths *machinePaths) (string, []scan.Finding, error) {
+func sanitizeForPromote(path string, paths *machinePaths) (string, []sanitize.Finding, error) {
 	home, project, fallback, tmp, cfg, err := paths.resolve()
 	if err != nil {
 		return "", nil, err
 	}
-	in, err := openCaptureFile(path)
+	in, err := os.Open(path)
 	if err != nil {
 		return "", nil, err
 	}
@@ -168,25 +145,6 @@ func sanitizeForPromote(path string, paths *machinePaths) (string, []scan.Findin
 		return out.Name(), nil, err
 	}
 	defer f.Close()
-	sc, err := scan.New(scan.Options{Home: home, Project: project, Temp: tmp, Config: cfg})
-	if err != nil {
-		return out.Name(), nil, err
-	}
-	findings, err := sc.Read(f, path, scan.KindCapture)
+	findings, err := sanitize.Scan(f, path, sanitize.ScanOptions{Home: home, Project: project, Temp: tmp, Config: cfg})
 	return out.Name(), findings, err
-}
-
-// scanPromoted scans the fixture tree promote wrote (fixture.json and
-// every golden), as evcap scan does.
-func scanPromoted(dir string, paths *machinePaths) ([]scan.Finding, error) {
-	home, project, _, tmp, cfg, err := paths.resolve()
-	if err != nil {
-		return nil, err
-	}
-	sc, err := scan.New(scan.Options{Home: home, Project: project, Temp: tmp, Config: cfg})
-	if err != nil {
-		return nil, err
-	}
-	res, err := sc.Paths([]string{dir})
-	return res.Findings, err
 }

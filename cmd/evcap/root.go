@@ -62,16 +62,15 @@ turns a bad run into a deterministic regression test.`,
 		newCensusCmd(s),
 		newRecordCmd(s),
 		newRenderCmd(s),
-		withAgainst(newReplayCmd(s), s),
+		newReplayCmd(s),
 		newPlayCmd(s),
 		newPromoteCmd(s),
 		newBundleCmd(s),
 		newViewCmd(s),
 		newSanitizeCmd(s),
 		newScanCmd(s),
-		newMinimizeCmd(s),
 		newImportCmd(s),
-		newExportCmd(s),
+		newMinimizeCmd(s),
 	)
 	return root
 }
