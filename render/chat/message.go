@@ -48,6 +48,11 @@ type Message struct {
 	waiting  bool // pending holds a state not shown yet
 
 	tools map[string]bool // tool call ids already shown
+	// toolLine is the status shown for each tool call, so that a
+	// subagent's status can show the call it works under; toolDepth is
+	// each call's nesting (0 for the main agent's).
+	toolLine  map[string]string
+	toolDepth map[string]int
 
 	answer   []*textBlock // text written since the last tool call
 	lastText string       // the answer before the last tool call, as a fallback
@@ -65,7 +70,7 @@ func New(opts Options) *Message {
 	if opts.MaxSummary <= 0 {
 		opts.MaxSummary = DefaultMaxSummary
 	}
-	return &Message{opts: opts, tools: map[string]bool{}}
+	return &Message{opts: opts, tools: map[string]bool{}, toolLine: map[string]string{}, toolDepth: map[string]int{}}
 }
 
 // Handle takes one event that happened at at and returns the operations due
@@ -83,11 +88,25 @@ func (m *Message) Handle(at time.Time, e event.Event) []Op {
 	switch e.Kind {
 	case event.KindTool:
 		if status, ok := m.toolStatus(e); ok {
-			m.endAnswer()
-			ops = m.update(ops, at, status)
+			if e.ParentToolCallID == "" {
+				m.endAnswer()
+			}
+			ops = m.update(ops, at, m.nested(e, status))
+		}
+	case event.KindAgent:
+		if e.Phase == event.PhaseStarted && e.Agent != nil && e.ParentToolCallID != "" {
+			status := "🧩 " + oneLine(e.Agent.Name)
+			if d := oneLine(e.Agent.Description); d != "" {
+				status += ": " + clip(d, m.opts.MaxSummary)
+			}
+			ops = m.update(ops, at, m.nested(e, status))
 		}
 	case event.KindText:
-		m.text(e)
+		if e.ParentToolCallID == "" {
+			// A subagent's text is its report to the main agent, not
+			// the answer.
+			m.text(e)
+		}
 	case event.KindError:
 		if e.Error == nil {
 			break
@@ -193,6 +212,22 @@ func (m *Message) toolStatus(e event.Event) (string, bool) {
 		status += ": " + clip(summary, m.opts.MaxSummary)
 	}
 	return status, true
+}
+
+// nested returns status as shown under the tool calls that e's subagent
+// works for: each parent's status line, then this one indented one step
+// per level. It records the line of a tool call for its own subagent.
+func (m *Message) nested(e event.Event, status string) string {
+	depth := 0
+	line := status
+	if p := e.ParentToolCallID; p != "" {
+		depth = m.toolDepth[p] + 1
+		line = m.toolLine[p] + "\n" + strings.Repeat("  ", depth-1) + "↳ " + status
+	}
+	if e.Kind == event.KindTool && e.ToolCallID != "" {
+		m.toolLine[e.ToolCallID], m.toolDepth[e.ToolCallID] = line, depth
+	}
+	return line
 }
 
 // text collects the answer. Deltas append to their block, a completed

@@ -80,6 +80,19 @@ type Tool struct {
 	Status      string `json:"status"`
 	Result      string `json:"result,omitempty"`
 	ResultBytes int    `json:"resultBytes,omitempty"`
+	// Subagent is the work of the subagent this tool call started, with
+	// its own messages, nested here rather than among the run's messages.
+	Subagent *Subagent `json:"subagent,omitempty"`
+}
+
+// Subagent is a subagent's identity, its last reported status and the
+// messages of its work, grouped like the run's own.
+type Subagent struct {
+	ID          string     `json:"id,omitempty"`
+	Name        string     `json:"name,omitempty"`
+	Description string     `json:"description,omitempty"`
+	Status      string     `json:"status,omitempty"`
+	Messages    []*Message `json:"messages"`
 }
 
 // Usage is the latest token totals of the run.
@@ -94,9 +107,13 @@ type Usage struct {
 
 // Accumulator folds events into a Run. It is not safe for concurrent use.
 type Accumulator struct {
-	run     Run
-	byID    map[string]*Message
-	cur     *Message
+	run Run
+	// root is the main agent's scope; scopes holds each subagent's, by
+	// the id of the tool call that started it.
+	root   *scope
+	scopes map[string]*scope
+	// sc is the scope of the event being added.
+	sc      *scope
 	tools   map[string]*Block
 	usage   event.Usage
 	perCall map[string]event.Usage
@@ -104,12 +121,66 @@ type Accumulator struct {
 
 // New returns an empty Accumulator.
 func New() *Accumulator {
-	return &Accumulator{
+	a := &Accumulator{
 		run:     Run{Messages: []*Message{}},
-		byID:    map[string]*Message{},
+		scopes:  map[string]*scope{},
 		tools:   map[string]*Block{},
 		perCall: map[string]event.Usage{},
 	}
+	a.root = &scope{byID: map[string]*Message{}, msgs: &a.run.Messages}
+	a.sc = a.root
+	return a
+}
+
+// scope is where one agent's messages go: the run's list for the main
+// agent, a tool block's Subagent for a subagent.
+type scope struct {
+	byID map[string]*Message
+	cur  *Message
+	msgs *[]*Message
+}
+
+// scopeOf returns the scope of e: the main agent's, or that of the
+// subagent started by e.ParentToolCallID (made on first sight, with a
+// placeholder tool block if the call itself was never seen).
+func (a *Accumulator) scopeOf(e event.Event) *scope {
+	parent := e.ParentToolCallID
+	if parent == "" {
+		return a.root
+	}
+	if sc, ok := a.scopes[parent]; ok {
+		return sc
+	}
+	b := a.tools[parent]
+	if b == nil {
+		a.sc = a.root
+		m := a.message("")
+		b = &Block{Type: TypeTool, ID: parent, Tool: &Tool{Status: StatusPending}}
+		m.Blocks = append(m.Blocks, b)
+		a.tools[parent] = b
+	}
+	if b.Tool.Subagent == nil {
+		b.Tool.Subagent = &Subagent{Messages: []*Message{}}
+	}
+	sc := &scope{byID: map[string]*Message{}, msgs: &b.Tool.Subagent.Messages}
+	a.scopes[parent] = sc
+	return sc
+}
+
+// agent records a subagent's identity and status on the tool call that
+// started it.
+func (a *Accumulator) agent(e event.Event) {
+	if e.ParentToolCallID == "" || e.Agent == nil {
+		return
+	}
+	a.scopeOf(e)
+	sa := a.tools[e.ParentToolCallID].Tool.Subagent
+	sa.ID = first(e.Agent.ID, sa.ID)
+	sa.Name = first(e.Agent.Name, sa.Name)
+	if e.Phase == event.PhaseStarted || sa.Description == "" {
+		sa.Description = first(e.Agent.Description, sa.Description)
+	}
+	sa.Status = first(e.Agent.Status, sa.Status)
 }
 
 // Run returns the folded state so far. It shares memory with the
@@ -118,6 +189,11 @@ func (a *Accumulator) Run() *Run { return &a.run }
 
 // Add folds one event in.
 func (a *Accumulator) Add(e event.Event) {
+	if e.Kind == event.KindAgent {
+		a.agent(e)
+		return
+	}
+	a.sc = a.scopeOf(e)
 	switch e.Kind {
 	case event.KindInit:
 		s := a.run.Session
@@ -163,29 +239,30 @@ func first(a, b string) string {
 
 // message returns the message an event belongs to.
 func (a *Accumulator) message(id string) *Message {
+	sc := a.sc
 	if id == "" {
-		if a.cur == nil {
-			a.cur = a.newMessage("")
+		if sc.cur == nil {
+			sc.cur = sc.newMessage("")
 		}
-		return a.cur
+		return sc.cur
 	}
-	m := a.byID[id]
+	m := sc.byID[id]
 	if m == nil {
-		if a.cur != nil && a.cur.ID == "" && len(a.cur.Blocks) == 0 {
-			a.cur.ID = id // an empty placeholder takes the first real id
-			m = a.cur
+		if sc.cur != nil && sc.cur.ID == "" && len(sc.cur.Blocks) == 0 {
+			sc.cur.ID = id // an empty placeholder takes the first real id
+			m = sc.cur
 		} else {
-			m = a.newMessage(id)
+			m = sc.newMessage(id)
 		}
-		a.byID[id] = m
+		sc.byID[id] = m
 	}
-	a.cur = m
+	sc.cur = m
 	return m
 }
 
-func (a *Accumulator) newMessage(id string) *Message {
+func (sc *scope) newMessage(id string) *Message {
 	m := &Message{ID: id, Blocks: []*Block{}}
-	a.run.Messages = append(a.run.Messages, m)
+	*sc.msgs = append(*sc.msgs, m)
 	return m
 }
 
