@@ -62,15 +62,16 @@ turns a bad run into a deterministic regression test.`,
 		newCensusCmd(s),
 		newRecordCmd(s),
 		newRenderCmd(s),
-		newReplayCmd(s),
+		withAgainst(newReplayCmd(s), s),
 		newPlayCmd(s),
 		newPromoteCmd(s),
 		newBundleCmd(s),
 		newViewCmd(s),
 		newSanitizeCmd(s),
 		newScanCmd(s),
-		newImportCmd(s),
 		newMinimizeCmd(s),
+		newImportCmd(s),
+		newExportCmd(s),
 	)
 	return root
 }
