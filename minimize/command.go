@@ -95,27 +95,10 @@ type Command struct {
 // run runs c and returns its exit status (-1 when it did not exit by
 // itself) and its combined output.
 func (c Command) run(ctx context.Context) (int, []byte, error) {
-	return c.runWith(ctx, nil, nil)
-}
-
-// runWith runs c with stdin on its standard input; with stdout set, only
-// standard output is returned (stderr is dropped), else both combined.
-func (c Command) runWith(ctx context.Context, stdin []byte, stdout *bytes.Buffer) (int, []byte, error) {
 	cmd := exec.CommandContext(ctx, "sh", "-c", c.Line)
 	cmd.Dir = c.Dir
 	cmd.Env = append(os.Environ(), c.Env...)
-	if stdin != nil {
-		cmd.Stdin = bytes.NewReader(stdin)
-	}
-	var out []byte
-	var err error
-	if stdout != nil {
-		cmd.Stdout = stdout
-		err = cmd.Run()
-		out = stdout.Bytes()
-	} else {
-		out, err = cmd.CombinedOutput()
-	}
+	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

@@ -3,11 +3,13 @@ package minimize
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"os/exec"
 	"time"
 
-	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/fixtures"
+	"github.com/evcap/evcap/replay"
 )
 
 // Outcome is how one run of the user's program ended.
@@ -109,36 +111,38 @@ func ExecFails(ctx context.Context, fx *fixtures.Fixture, run Runner, golden []b
 	}, want, nil
 }
 
-// ShellRunner runs c (sh -c) with the native stdout of each run on its
-// standard input, as the CLI printed it (stderr lines and gaps left out),
-// written whole; stderr of the program is dropped. A program that has not
-// exited after timeout (when > 0) is killed and counts as Status -1.
-func ShellRunner(c Command, timeout time.Duration) Runner {
+// ExecRunner runs a command with replay's exec runner (replay.Exec, the
+// one behind evcap replay --exec): the native stdout of each run, exactly
+// as the CLI printed it (stderr lines and gaps left out), on its stdin, in
+// o.Chunking (whole when unset). A command that has not exited after
+// timeout (when > 0) is killed and counts as Status -1.
+func ExecRunner(o replay.ExecOptions, timeout time.Duration) Runner {
+	if o.Chunking.Kind == "" {
+		o.Chunking = replay.Chunking{Kind: replay.ChunkWhole}
+	}
 	return func(ctx context.Context, fx *fixtures.Fixture) (Outcome, error) {
 		if timeout > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, timeout)
 			defer cancel()
 		}
-		var stdout bytes.Buffer
-		status, out, err := c.runWith(ctx, NativeStdout(fx), &stdout)
+		d, err := replay.Exec(ctx, replay.NativeStream(fx, false), o)
 		if err != nil {
 			return Outcome{}, err
 		}
-		return Outcome{Stdout: out, Status: status}, nil
+		return Outcome{Stdout: d.Output, Status: exitStatus(d.Err)}, nil
 	}
 }
 
-// NativeStdout is what the CLI printed on stdout in fx: its native_in
-// lines in sequence order, each with its newline, stderr and gap records
-// left out.
-func NativeStdout(fx *fixtures.Fixture) []byte {
-	var b []byte
-	for _, e := range fx.Stage(envelope.StageNativeIn) {
-		if e.EventType == envelope.EventStderr || e.EventType == envelope.EventGap {
-			continue
-		}
-		b = append(append(b, envelope.DecodeNativeLine(e.EventType, e.Payload)...), '\n')
+// exitStatus is a command's exit status from how it ended: 0 for nil,
+// the status of an *exec.ExitError, -1 for a signal or anything else.
+func exitStatus(err error) int {
+	if err == nil {
+		return 0
 	}
-	return b
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	return -1
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/fixtures"
+	"github.com/evcap/evcap/replay"
 	"github.com/evcap/evcap/source"
 )
 
@@ -54,7 +55,7 @@ func TestExecFailsCrashingProgram(t *testing.T) {
 	fx := loadFixture(t, longText)
 	bad := signatureLine(t, fx)
 	abs, _ := filepath.Abs("testdata/stream_stats.py")
-	run := ShellRunner(Command{Line: "python3 " + abs}, 30*time.Second)
+	run := ExecRunner(replay.ExecOptions{Command: "python3 " + abs}, 30*time.Second)
 	ctx := context.Background()
 	fails, want, err := ExecFails(ctx, fx, run, nil)
 	if err != nil {
@@ -97,7 +98,7 @@ func TestExecFailsWithGolden(t *testing.T) {
 	bad := signatureLine(t, fx)
 	// The program prints "BAD" for the signature line and "ok" for the
 	// rest, exit status 0; its golden says "ok" throughout.
-	run := ShellRunner(Command{Line: `awk '/signature_delta/ {print "BAD"; next} {print "ok"}'`}, 30*time.Second)
+	run := ExecRunner(replay.ExecOptions{Command: `awk '/signature_delta/ {print "BAD"; next} {print "ok"}'`}, 30*time.Second)
 	golden := bytes.Repeat([]byte("ok\n"), len(fx.Stage(envelope.StageNativeIn)))
 	ctx := context.Background()
 	fails, want, err := ExecFails(ctx, fx, run, golden)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/evcap/evcap/fixtures"
 	"github.com/evcap/evcap/minimize"
+	"github.com/evcap/evcap/replay"
 	"github.com/evcap/evcap/source"
 	"github.com/spf13/cobra"
 )
@@ -171,9 +172,10 @@ func runMinimize(cmd *cobra.Command, s streams, name string, f minimizeFlags) er
 	return nil
 }
 
-// execRunner is the --exec predicate's runner.
+// execRunner is the --exec predicate's runner: replay's exec runner, the
+// one evcap replay --exec uses, feeding the whole stream at once.
 func execRunner(f minimizeFlags) minimize.Runner {
-	return minimize.ShellRunner(minimize.Command{Line: f.exec, Dir: f.dir}, 0)
+	return minimize.ExecRunner(replay.ExecOptions{Command: f.exec, Dir: f.dir}, 0)
 }
 
 // withTimeout bounds each try; a try cut off by it is not the failure.
