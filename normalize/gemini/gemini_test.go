@@ -22,7 +22,7 @@ const corpus = "../../testdata/corpus/gemini"
 func inputs(t testing.TB) []string {
 	t.Helper()
 	var files []string
-	for _, pat := range []string{corpus + "/*.stdout.jsonl", "testdata/synthetic-*"} {
+	for _, pat := range []string{corpus + "/*.stdout.jsonl", "testdata/synthetic-*", extraDir + "/*.stdout.jsonl"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)
