@@ -5,17 +5,19 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/evcap/evcap/fixtures"
 	"github.com/evcap/evcap/minimize"
 	"github.com/evcap/evcap/promote"
 	"github.com/evcap/evcap/replay"
 	"github.com/evcap/evcap/sanitize"
+	"github.com/evcap/evcap/scan"
 	"github.com/spf13/cobra"
 )
 
 func newPromoteCmd(s streams) *cobra.Command {
-	var name, dir, fault string
+	var name, dir, fault, execCmd, execName string
 	var shrink bool
 	var paths machinePaths
 	cmd := &cobra.Command{
@@ -36,9 +38,15 @@ lines whose native replay still fails the same way (the first divergence comes
 from the same native line), and prints how many events were removed. The
 failure is a difference between the recorded normalized_out and what the
 normalizer gives now (or, with --inject, the fault injected into it; see
-evcap replay --help).`,
+evcap replay --help).
+
+--exec 'CMD' also writes golden/exec-NAME.golden (and exec-NAME.command):
+CMD's stdout when fed the fixture's native stdout, exactly as
+evcap replay FIXTURE --exec 'CMD' --update writes it, so that evcap replay
+checks your program against the fixture from then on.`,
 		Example: `  evcap promote capture.jsonl --name tools-partial
-  evcap promote capture.jsonl --name dup-text --dir fixtures/testdata --minimize`,
+  evcap promote capture.jsonl --name dup-text --dir fixtures/testdata --minimize
+  evcap promote capture.jsonl --name tools --exec 'node bridge.js' --exec-name bridge`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := func(err error) error { return &exitError{code: 2, err: err} }
@@ -83,17 +91,43 @@ evcap replay --help).`,
 					res.Before.Events-res.After.Events, res.Before.Events, res.After.Events, res.After.NativeLines, m.Error())
 				fx = res.Fixture
 			}
+			// Promote into a scratch tree first: goldens are derived text
+			// (a reassembled delta, a rendered answer) and are scanned
+			// before anything reaches DIR.
+			stage, err := os.MkdirTemp("", "evcap-promote-")
+			if err != nil {
+				return bad(err)
+			}
+			defer os.RemoveAll(stage)
+			staged, err := promote.Promote(fx, promote.Options{Name: name, Dir: stage, Normalizer: norm, Source: filepath.Base(args[0])})
+			if err != nil {
+				return bad(err)
+			}
+			if findings, err := scanPromoted(staged, &paths); err != nil || len(findings) > 0 {
+				if err != nil {
+					return bad(err)
+				}
+				for _, f := range findings {
+					fmt.Fprintf(s.err, "%s\n", strings.Replace(f.String(), staged, "<fixture>", 1))
+				}
+				return &exitError{code: 1, err: fmt.Errorf("%s: refusing to promote: %d finding(s) in the fixture or its goldens; nothing was written", args[0], len(findings))}
+			}
 			out, err := promote.Promote(fx, promote.Options{Name: name, Dir: dir, Normalizer: norm, Source: filepath.Base(args[0])})
 			if err != nil {
 				return bad(err)
 			}
 			fmt.Fprintf(s.out, "promoted %s to %s (%s, %s)\n", args[0], out, fixtures.FileName, goldenList(out))
+			if execCmd != "" {
+				return promoteExec(cmd.Context(), s, out, execCmd, execName)
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "scenario name of the fixture (required)")
 	cmd.Flags().StringVar(&dir, "dir", "fixtures/testdata", "root of the fixture tree")
 	cmd.Flags().BoolVar(&shrink, "minimize", false, "shrink to the smallest capture that still fails the same way")
+	cmd.Flags().StringVar(&execCmd, "exec", "", "also write golden/exec-NAME.golden: this command's stdout on the fixture's native stdout (as evcap replay --exec --update)")
+	cmd.Flags().StringVar(&execName, "exec-name", "", "with --exec: the golden's NAME (default: the program's file name)")
 	cmd.Flags().StringVar(&fault, "inject", "", "with --minimize: the fault that makes replay fail (see evcap replay --help)")
 	paths.flags(cmd)
 	_ = cmd.MarkFlagRequired("name")
@@ -118,12 +152,12 @@ func goldenList(dir string) string {
 // sanitizeForPromote writes the sanitized form of the capture at path to a
 // temporary file and scans it. It returns the temporary file (to be removed
 // by the caller) and what the scan still finds.
-func sanitizeForPromote(path string, paths *machinePaths) (string, []sanitize.Finding, error) {
+func sanitizeForPromote(path string, paths *machinePaths) (string, []scan.Finding, error) {
 	home, project, fallback, tmp, cfg, err := paths.resolve()
 	if err != nil {
 		return "", nil, err
 	}
-	in, err := os.Open(path)
+	in, err := openCaptureFile(path)
 	if err != nil {
 		return "", nil, err
 	}
@@ -145,6 +179,25 @@ func sanitizeForPromote(path string, paths *machinePaths) (string, []sanitize.Fi
 		return out.Name(), nil, err
 	}
 	defer f.Close()
-	findings, err := sanitize.Scan(f, path, sanitize.ScanOptions{Home: home, Project: project, Temp: tmp, Config: cfg})
+	sc, err := scan.New(scan.Options{Home: home, Project: project, Temp: tmp, Config: cfg})
+	if err != nil {
+		return out.Name(), nil, err
+	}
+	findings, err := sc.Read(f, path, scan.KindCapture)
 	return out.Name(), findings, err
+}
+
+// scanPromoted scans the fixture tree promote wrote (fixture.json and
+// every golden), as evcap scan does.
+func scanPromoted(dir string, paths *machinePaths) ([]scan.Finding, error) {
+	home, project, _, tmp, cfg, err := paths.resolve()
+	if err != nil {
+		return nil, err
+	}
+	sc, err := scan.New(scan.Options{Home: home, Project: project, Temp: tmp, Config: cfg})
+	if err != nil {
+		return nil, err
+	}
+	res, err := sc.Paths([]string{dir})
+	return res.Findings, err
 }
