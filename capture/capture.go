@@ -38,6 +38,11 @@ type Options struct {
 	Redact Hook
 	// Now is the clock for durations; time.Now when nil.
 	Now func() time.Time
+	// AutoStart: write a capture.start record (from StartInfo) before the
+	// first other record unless Begin was called first. FromEnv sets it.
+	AutoStart bool
+	// StartInfo is what an automatic capture.start says.
+	StartInfo Start
 }
 
 // Capturer writes the taps of one integration run into an envelope.Writer.
@@ -54,6 +59,8 @@ type Capturer struct {
 	closer     io.Closer
 	path       string
 	err        error
+	// begun: capture.start is written (or, without AutoStart, not wanted).
+	begun bool
 }
 
 // New returns a Capturer writing to w.
@@ -61,7 +68,7 @@ func New(w *envelope.Writer, opts Options) *Capturer {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Capturer{w: w, opts: opts, started: opts.Now()}
+	return &Capturer{w: w, opts: opts, started: opts.Now(), begun: !opts.AutoStart}
 }
 
 // SetSession sets the session and turn ids stamped on later records.
@@ -86,6 +93,13 @@ func (c *Capturer) Err() error {
 }
 
 func (c *Capturer) write(stage envelope.Stage, eventType string, payload []byte, cause []int64) int64 {
+	c.mu.Lock()
+	begin := !c.begun
+	c.begun = true
+	c.mu.Unlock()
+	if begin && eventType != envelope.EventCaptureStart {
+		c.writeStart(c.opts.StartInfo)
+	}
 	var ledger []envelope.Redaction
 	if c.opts.Redact != nil {
 		payload, ledger = c.opts.Redact(stage, payload)
@@ -281,11 +295,24 @@ type Start struct {
 
 // Begin writes the capture.start record. OS and Arch default to the
 // running platform. Argv must already have its secrets removed (the
-// redaction hook sees the payload too).
+// redaction hook sees the payload too). A Capturer from FromEnv writes one
+// itself before its first record; Begin called before that replaces it,
+// called after it does nothing.
 func (c *Capturer) Begin(s Start) {
 	if c == nil {
 		return
 	}
+	c.mu.Lock()
+	if c.begun && c.opts.AutoStart {
+		c.mu.Unlock()
+		return
+	}
+	c.begun = true
+	c.mu.Unlock()
+	c.writeStart(s)
+}
+
+func (c *Capturer) writeStart(s Start) {
 	if s.OS == "" {
 		s.OS = runtime.GOOS
 	}
@@ -372,4 +399,47 @@ func (c *Capturer) WrapInput(w io.Writer) io.Writer {
 		return w
 	}
 	return &tapWriter{w: w, split: lines.Splitter{Fn: func(l []byte) { c.Input(l) }}}
+}
+
+// Handler records a value the integration's own event handler received
+// (its own types, anything encoding/json can encode) as a handler_in
+// record, eventType kind. Replay compares these like any other stage, so
+// a regression in the integration's layer between the normalized events
+// and its UI shows up as a diff. It returns the record's sequence number.
+func (c *Capturer) Handler(kind string, v any) int64 {
+	return c.tap(envelope.StageHandlerIn, kind, v)
+}
+
+// Render records a value the integration's UI layer received (a chat
+// message update, a view model) as a render_in record, eventType kind.
+func (c *Capturer) Render(kind string, v any) int64 {
+	return c.tap(envelope.StageRenderIn, kind, v)
+}
+
+func (c *Capturer) tap(stage envelope.Stage, kind string, v any) int64 {
+	if c == nil {
+		return 0
+	}
+	payload, err := envelope.MarshalPayload(v)
+	if err != nil {
+		c.mu.Lock()
+		if c.err == nil {
+			c.err = fmt.Errorf("capture: %s %q: %w", stage, kind, err)
+		}
+		c.mu.Unlock()
+		return 0
+	}
+	return c.write(stage, kind, payload, nil)
+}
+
+// WrapHandler returns fn with every value it is called with recorded as
+// handler_in first (eventType kind(v)).
+func WrapHandler[T any](c *Capturer, kind func(T) string, fn func(T)) func(T) {
+	if c == nil {
+		return fn
+	}
+	return func(v T) {
+		c.Handler(kind(v), v)
+		fn(v)
+	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/redact"
 )
 
 // EnvVar names the environment variable that turns capture on: a file to
@@ -16,9 +17,20 @@ import (
 // capture file in.
 const EnvVar = "EVCAP_CAPTURE"
 
+// NoRedactEnvVar, set to 1, makes FromEnv write payloads unredacted.
+const NoRedactEnvVar = "EVCAP_NO_REDACT"
+
 // FromEnv returns a Capturer when EVCAP_CAPTURE is set in env (os.Getenv
 // when env is nil) and nil otherwise; a nil *Capturer is a no-op, so
 // integrations call the taps unconditionally.
+//
+// Unless opts.Redact is set or EVCAP_NO_REDACT=1, payloads are redacted
+// with evcap's default rules, this machine's home, working and temp
+// directories and the [redact] table of ./.evcap.toml, as evcap record
+// does (line by line: a secret split across streamed deltas is left to
+// evcap sanitize). The capture.start record (provider, argv with its
+// secrets masked, OS) is written before the first record unless Begin is
+// called first.
 func FromEnv(getenv func(string) string, opts Options) (*Capturer, error) {
 	if getenv == nil {
 		getenv = os.Getenv
@@ -30,7 +42,52 @@ func FromEnv(getenv func(string) string, opts Options) (*Capturer, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	var red *redact.Redactor
+	if opts.Redact == nil && getenv(NoRedactEnvVar) != "1" {
+		r, err := DefaultRedactor()
+		if err != nil {
+			return nil, fmt.Errorf("capture: redaction: %w", err)
+		}
+		red = r
+		opts.Redact = RedactHook(r)
+	}
+	if !opts.AutoStart {
+		opts.AutoStart = true
+		if opts.StartInfo.Provider == "" {
+			opts.StartInfo.Provider = opts.Provider
+		}
+		if opts.StartInfo.Argv == nil && len(os.Args) > 0 {
+			opts.StartInfo.Argv = maskArgv(os.Args, red)
+			opts.StartInfo.CLIName = filepath.Base(os.Args[0])
+		}
+	}
 	return Open(target, opts)
+}
+
+// DefaultRedactor is the redaction evcap record applies by default: the
+// rules, this machine's home, working and temp directories, and the
+// [redact] table of ./.evcap.toml.
+func DefaultRedactor() (*redact.Redactor, error) {
+	cfg, err := redact.LoadConfig(".evcap.toml")
+	if err != nil {
+		return nil, err
+	}
+	home, _ := os.UserHomeDir()
+	cwd, _ := os.Getwd()
+	return redact.New(redact.Options{Home: home, Project: cwd, Temp: []string{os.TempDir()}, Config: cfg})
+}
+
+// maskArgv runs the redactor over each argument (nil: unchanged).
+func maskArgv(argv []string, red *redact.Redactor) []string {
+	out := make([]string, len(argv))
+	for i, a := range argv {
+		if red != nil {
+			b, _ := red.Text([]byte(a))
+			a = string(b)
+		}
+		out[i] = a
+	}
+	return out
 }
 
 // Open creates a capture file at path (or, when path is a directory, a new

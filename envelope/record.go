@@ -77,6 +77,9 @@ const (
 	// EventHTTPRequest: a native_out record of an HTTP request; the payload
 	// is {"method","path","body"} (capture.Request).
 	EventHTTPRequest = "http.request"
+	// EventInputClosed: a native_out record saying the integration closed
+	// the agent's standard input (payload null).
+	EventInputClosed = "stdin.closed"
 )
 
 // Redaction is one entry of a record's redaction ledger: what rule changed

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/mattn/go-isatty"
 	"golang.org/x/sys/unix"
 )
 
@@ -56,7 +57,8 @@ func Command(argv []string, opts Options) (Result, error) {
 		}
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
-	cmd.SysProcAttr = childAttr()
+	cmd.SysProcAttr = childAttr(opts.Transparent)
+	ttyIn := opts.Stdin != nil && isatty.IsTerminal(opts.Stdin.Fd())
 	startErr := cmd.Start()
 	outW.Close()
 	errW.Close()
@@ -106,6 +108,15 @@ wait:
 		case sig := <-opts.Signals:
 			s, ok := sig.(syscall.Signal)
 			if !ok {
+				continue
+			}
+			if opts.Transparent {
+				if (s == syscall.SIGINT || s == syscall.SIGQUIT) && ttyIn {
+					continue
+				}
+				forwarded = true
+				notes = append(notes, fmt.Sprintf("evcap passed %s on to the agent", unix.SignalName(s)))
+				syscall.Kill(pid, s)
 				continue
 			}
 			forwarded = true
@@ -196,15 +207,22 @@ func pump(r *os.File, s stream, q *queue, copyTo *stickyWriter, done chan<- stru
 // closed; a read blocked on in when the child exits is left behind.
 func feedStdin(in, toChild *os.File, q *queue) {
 	buf := make([]byte, 64<<10)
+	got := false
 	for {
 		n, err := in.Read(buf)
 		if n > 0 {
+			got = true
 			q.push(streamStdin, buf[:n])
 			if _, werr := toChild.Write(buf[:n]); werr != nil {
 				return
 			}
 		}
 		if err != nil {
+			if got {
+				// An input that never held anything (/dev/null) is not
+				// part of the conversation.
+				q.pushEOF(streamStdin)
+			}
 			toChild.Close()
 			return
 		}

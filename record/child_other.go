@@ -7,6 +7,7 @@ import "syscall"
 // childAttr puts the child in its own process group, so a terminal's ^C
 // reaches evcap, which forwards it. (Only Linux can also tie the child's
 // life to evcap's.)
-func childAttr() *syscall.SysProcAttr {
-	return &syscall.SysProcAttr{Setpgid: true}
+// With sameGroup (Options.Transparent) the child stays in evcap's group.
+func childAttr(sameGroup bool) *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Setpgid: !sameGroup}
 }

@@ -53,7 +53,11 @@ func (o *order) push(s stream, line []byte, at time.Time, write func(*arrived)) 
 		return
 	}
 	if s != streamStdout {
-		o.queue = append(o.queue, &arrived{stream: s, at: at, line: append([]byte(nil), line...), ready: true})
+		var cp []byte // nil stays nil: the end of stdin
+		if line != nil {
+			cp = append([]byte{}, line...)
+		}
+		o.queue = append(o.queue, &arrived{stream: s, at: at, line: cp, ready: true})
 		return
 	}
 	o.queue = append(o.queue, &arrived{stream: s, at: at})

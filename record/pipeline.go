@@ -11,6 +11,7 @@ import (
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/normalize/detect"
 	"github.com/evcap/evcap/render/legacy"
+	"github.com/tidwall/gjson"
 )
 
 // exitInfo is how the source ended, set by the source before it closes the
@@ -88,6 +89,8 @@ type pipeline struct {
 	lastAt                             [numStreams]time.Time
 	inLines                            int64
 	curAt                              time.Time // arrival of the native line being normalized
+	nativeSeen                         int64
+	warnedJSON, warnedQuiet            bool
 	stdoutLines, stdoutBytes, errLines int64
 	dropped                            int64
 	tornStdout                         bool
@@ -173,6 +176,14 @@ func (p *pipeline) chunk(c chunk) {
 	p.at = c.at
 	p.lastAt[c.stream] = c.at
 	gapEnd := func(b, l int64) { p.gapped(c.stream, b, l) }
+	if c.eof {
+		p.inputEnded()
+		return
+	}
+	if c.stream == streamRequest {
+		p.line(streamRequest, c.data)
+		return
+	}
 	if c.data == nil {
 		sp.gap(c.gapBytes, c.gapNewlines, c.gapEndsLine, gapEnd)
 		return
@@ -184,6 +195,18 @@ func (p *pipeline) chunk(c chunk) {
 		}
 	}
 	sp.feed(c.data, func(line []byte) { p.line(c.stream, line) }, gapEnd)
+}
+
+// inputEnded records that the integration closed the agent's stdin, after
+// a last line it left without newline.
+func (p *pipeline) inputEnded() {
+	if torn, gb, gl, inGap := p.in.end(); inGap {
+		p.gapped(streamStdin, gb, gl)
+	} else if torn != nil {
+		p.line(streamStdin, append([]byte(nil), torn...))
+	}
+	p.in = splitter{}
+	p.line(streamStdin, nil)
 }
 
 func (p *pipeline) gapped(s stream, bytes, lines int64) {
@@ -208,7 +231,11 @@ func (p *pipeline) line(s stream, line []byte) {
 		p.record(s, line, p.at)
 		return
 	}
-	p.pre = append(p.pre, preItem{stream: s, line: append([]byte(nil), line...), at: p.at})
+	var cp []byte
+	if line != nil {
+		cp = append([]byte{}, line...)
+	}
+	p.pre = append(p.pre, preItem{stream: s, line: cp, at: p.at})
 	if s != streamStdout {
 		return
 	}
@@ -284,6 +311,7 @@ func (p *pipeline) open() {
 	}
 	if p.provider == "" {
 		p.note("provider not detected from the first lines: nothing was normalized")
+		p.warn("the agent's provider was not detected from its first %d stdout lines: nothing is normalized or rendered (give --provider)", p.preLines)
 	} else if p.opts.NewNormalizer != nil {
 		n, err := p.opts.NewNormalizer(p.provider)
 		if err != nil {
@@ -296,6 +324,7 @@ func (p *pipeline) open() {
 	if p.norm != nil && p.opts.NewRenderer != nil {
 		p.rend = p.opts.NewRenderer(p.con)
 	}
+	p.cliName = cliName(p.cliName, p.provider)
 	p.sink.meta(envelope.EventCaptureStart, p.started, capture.Start{
 		EvcapVersion: p.opts.EvcapVersion, Provider: p.provider, Argv: p.argv,
 		CLIName: p.cliName, CLIVersion: p.cliVersion, OS: runtime.GOOS, Arch: runtime.GOARCH,
@@ -322,7 +351,9 @@ func (p *pipeline) record(s stream, line []byte, at time.Time) {
 	case streamStderr:
 		p.errLines++
 	case streamStdin:
-		p.inLines++
+		if line != nil {
+			p.inLines++
+		}
 	default:
 		p.stdoutLines++
 	}
@@ -340,8 +371,14 @@ func (p *pipeline) write(a *arrived) {
 	switch a.stream {
 	case streamStderr:
 		p.sink.stderr(a.line, a.at)
+	case streamRequest:
+		p.sink.request(a.line, a.at)
 	case streamStdin:
-		p.sink.input(a.line, a.at)
+		if a.line == nil {
+			p.sink.inputClosed(a.at)
+		} else {
+			p.sink.input(a.line, a.at)
+		}
 	default:
 		p.native(a.line, a.ledger, a.at)
 	}
@@ -353,13 +390,65 @@ func (p *pipeline) write(a *arrived) {
 // line carry its arrival time.
 func (p *pipeline) native(line []byte, l []envelope.Redaction, at time.Time) {
 	seq := p.sink.native(line, l, at)
+	if !p.warnedJSON && !looksJSON(line) {
+		p.warnedJSON = true
+		p.warn("stdout line %d is not JSON: is the agent's JSON output switched on (claude --output-format stream-json --verbose, codex exec --json, gemini --output-format stream-json, opencode run --format json)?", p.nativeSeen+1)
+	}
+	p.nativeSeen++
 	if p.norm == nil {
 		return
 	}
 	p.curAt = at
+	before := p.st.events.Load()
 	for _, e := range p.norm.Line(seq, line) {
 		p.emit(e)
 	}
+	if p.st.events.Load() == before && before == 0 && p.nativeSeen == quietLines && !p.warnedQuiet {
+		p.warnedQuiet = true
+		p.warn("%d stdout lines and no normalized event yet: the %s normalizer does not understand this output", quietLines, p.provider)
+	}
+}
+
+// quietLines is how many stdout lines without a single normalized event
+// make record say so.
+const quietLines = 20
+
+// warn prints one line on the console when it happens (capture.end has the
+// notes too); an evcap shim, which must leave stderr as it was, keeps
+// quiet.
+func (p *pipeline) warn(format string, args ...any) {
+	if p.opts.Transparent {
+		return
+	}
+	p.con.clear()
+	fmt.Fprintf(p.con, "evcap: warning: "+format+"\n", args...)
+}
+
+func looksJSON(line []byte) bool {
+	for _, c := range line {
+		switch c {
+		case ' ', '\t', '\r':
+			continue
+		case '{', '[':
+			return gjson.ValidBytes(line)
+		}
+		return false
+	}
+	return false
+}
+
+// cliNames are the executables of the providers' CLIs.
+var cliNames = map[string]string{"claude": "claude", "codex": "codex", "gemini": "gemini", "opencode": "opencode"}
+
+// cliName is the CLI to name in capture.start: the executable run when it
+// is the provider's own, else the provider's CLI (a wrapper such as sh or
+// a stand-in script is not the CLI).
+func cliName(argv0, provider string) string {
+	want, ok := cliNames[provider]
+	if !ok || argv0 == want {
+		return argv0
+	}
+	return want
 }
 
 func (p *pipeline) emit(e event.Event) {

@@ -15,6 +15,9 @@ const (
 	// streamStdin is what the integration wrote to the agent's standard
 	// input (recorded as native_out).
 	streamStdin
+	// streamRequest: an HTTP request evcap made to an agent server; each
+	// chunk is one capture.Request as JSON (native_out).
+	streamRequest
 	numStreams
 )
 
@@ -24,6 +27,8 @@ func (s stream) String() string {
 		return "stderr"
 	case streamStdin:
 		return "stdin"
+	case streamRequest:
+		return "request"
 	}
 	return "stdout"
 }
@@ -35,7 +40,9 @@ type chunk struct {
 	data   []byte
 	// at is when evcap read the bytes (the arrival clock; see
 	// pipeline.arrival). A gap mark carries the time it was queued.
-	at          time.Time
+	at time.Time
+	// eof marks the end of the stream (recorded for stdin only).
+	eof         bool
 	gapBytes    int64
 	gapNewlines int64
 	// gapEndsLine: the last dropped byte was a newline, so the next chunk
@@ -128,6 +135,19 @@ func (q *queue) wake() {
 	case q.notify <- struct{}{}:
 	default:
 	}
+}
+
+// pushEOF queues the end of stream s.
+func (q *queue) pushEOF(s stream) {
+	at := q.now()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return
+	}
+	q.flushGapLocked(s, at)
+	q.items = append(q.items, chunk{stream: s, eof: true, at: at})
+	q.wake()
 }
 
 // close ends the queue; drops not yet reported are queued as gap marks.

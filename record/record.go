@@ -72,6 +72,13 @@ type Options struct {
 	// when stdin is not a terminal; an interactive terminal is left to the
 	// child.
 	RecordStdin bool
+	// Transparent runs the child as if evcap were not between it and its
+	// parent (evcap shim): it stays in evcap's process group, so a
+	// terminal's signals and job control reach it directly; signals sent
+	// to evcap itself are forwarded to the child alone (SIGINT and SIGQUIT
+	// only when stdin is not a terminal, since a terminal's ^C reached the
+	// child already), and a second SIGINT is not turned into SIGKILL.
+	Transparent bool
 	// Signals delivers the signals to forward (SIGINT, SIGTERM, SIGHUP).
 	Signals <-chan os.Signal
 	// UntilIdle ends an SSE or stdin recording when the session reports

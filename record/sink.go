@@ -115,13 +115,15 @@ func (s *sink) input(line []byte, at time.Time) int64 {
 	return s.write(envelope.StageNativeOut, eventType, payload, l, nil, at)
 }
 
+// inputClosed records that the integration closed the agent's stdin.
+func (s *sink) inputClosed(at time.Time) int64 {
+	return s.write(envelope.StageNativeOut, envelope.EventInputClosed, []byte("null"), nil, nil, at)
+}
+
 // request records an HTTP request evcap made on the integration's behalf
 // (the SSE subscription, an opencode session's POSTs) as native_out.
-func (s *sink) request(r capture.Request, at time.Time) int64 {
-	payload, err := envelope.MarshalPayload(r)
-	if err != nil {
-		payload = []byte("null")
-	}
+// payload is a capture.Request as JSON.
+func (s *sink) request(payload []byte, at time.Time) int64 {
 	var l []envelope.Redaction
 	if s.red != nil {
 		if out, f, err := s.red.JSON(payload); err == nil {

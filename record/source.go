@@ -3,12 +3,14 @@ package record
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"sync"
 
+	"github.com/evcap/evcap/capture"
 	"github.com/evcap/evcap/internal/lines"
 )
 
@@ -92,6 +94,7 @@ func SSE(ctx context.Context, url string, opts Options) (Result, error) {
 		return Result{ExitCode: 2}, fmt.Errorf("record: --sse %s: %w", url, err)
 	}
 	req.Header.Set("Accept", "text/event-stream")
+	pushRequest(p.q, http.MethodGet, req.URL.RequestURI(), nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return Result{ExitCode: 1}, fmt.Errorf("record: --sse %s: %w", url, err)
@@ -175,4 +178,17 @@ func readSSE(r io.Reader, emit func([]byte)) error {
 			return nil
 		}
 	}
+}
+
+// pushRequest queues an HTTP request evcap makes, as a native_out record.
+func pushRequest(q *queue, method, path string, body []byte) {
+	r := capture.Request{Method: method, Path: path, Body: json.RawMessage("null")}
+	if len(body) > 0 && json.Valid(body) {
+		r.Body = body
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		return
+	}
+	q.push(streamRequest, b)
 }
