@@ -41,6 +41,7 @@ type Builder struct {
 	emit func(*Span)
 
 	captureID string
+	identity  string // see Identity
 	trace     trace.TraceID
 	root      *Span
 	rootOpen  bool
@@ -149,10 +150,11 @@ func (b *Builder) timeOf(rec *envelope.Record) time.Time {
 
 func (b *Builder) begin(rec *envelope.Record, at time.Time) {
 	b.captureID = rec.CaptureID
-	b.trace = TraceIDFor(rec.CaptureID)
 	b.provider = rec.Provider
+	b.identity = Identity(rec.CaptureID, rec.Provider, b.opts.File)
+	b.trace = TraceIDFor(b.identity)
 	b.root = &Span{
-		Op: OpInvokeAgent, Trace: b.trace, ID: spanIDFor(rec.CaptureID, OpInvokeAgent, "root"),
+		Op: OpInvokeAgent, Trace: b.trace, ID: spanIDFor(b.identity, OpInvokeAgent, "root"),
 		Start: at, FirstSeq: rec.Sequence,
 	}
 	b.rootOpen = true
@@ -297,7 +299,7 @@ func (b *Builder) parentOf(agent string) trace.SpanID {
 	if s := b.tools[agent]; s != nil {
 		return s.ID
 	}
-	return spanIDFor(b.captureID, OpExecuteTool, agent)
+	return spanIDFor(b.identity, OpExecuteTool, agent)
 }
 
 // chatFor is the agent's chat span for model message msgID: the open one
@@ -323,7 +325,7 @@ func (b *Builder) chat(agent string, seq int64, at time.Time) *chatSpan {
 		return c
 	}
 	c := &chatSpan{span: &Span{
-		Op: OpChat, Trace: b.trace, ID: spanIDFor(b.captureID, OpChat, seqKey(seq)),
+		Op: OpChat, Trace: b.trace, ID: spanIDFor(b.identity, OpChat, seqKey(seq)),
 		Parent: b.parentOf(agent), Start: at, End: at, FirstSeq: seq, LastSeq: seq,
 	}}
 	if agent != "" {
@@ -430,7 +432,7 @@ func (b *Builder) toolCall(ev *event.Event, seq int64, at time.Time) {
 	s := b.tools[id]
 	if s == nil {
 		s = &Span{
-			Op: OpExecuteTool, Trace: b.trace, ID: spanIDFor(b.captureID, OpExecuteTool, id),
+			Op: OpExecuteTool, Trace: b.trace, ID: spanIDFor(b.identity, OpExecuteTool, id),
 			Parent: b.parentOf(ev.ParentToolCallID), Start: at, End: at, FirstSeq: seq, LastSeq: seq,
 		}
 		s.Attrs = append(s.Attrs, semconv.GenAIToolCallIDKey.String(ev.ToolCallID))
@@ -510,7 +512,7 @@ func (b *Builder) subagent(ev *event.Event, seq int64, at time.Time) {
 	s := b.agents[key]
 	if s == nil {
 		s = &Span{
-			Op: OpInvokeAgent, Trace: b.trace, ID: spanIDFor(b.captureID, OpInvokeAgent, "agent-"+key),
+			Op: OpInvokeAgent, Trace: b.trace, ID: spanIDFor(b.identity, OpInvokeAgent, "agent-"+key),
 			Parent: b.parentOfAgent(key), Start: at, End: at, FirstSeq: seq, LastSeq: seq,
 		}
 		b.agents[key] = s
@@ -541,7 +543,7 @@ func (b *Builder) parentOfAgent(parentToolCallID string) trace.SpanID {
 	if s := b.tools[parentToolCallID]; s != nil {
 		return s.ID
 	}
-	return spanIDFor(b.captureID, OpExecuteTool, parentToolCallID)
+	return spanIDFor(b.identity, OpExecuteTool, parentToolCallID)
 }
 
 func (b *Builder) finishAgent(s *Span, parentToolCallID string) {
@@ -585,6 +587,10 @@ func (b *Builder) providerAttr() attribute.KeyValue {
 	}
 	return semconv.GenAIProviderNameKey.String(orDefault(b.provider, "unknown"))
 }
+
+// TraceID is the trace the capture's spans belong to (zero before the
+// first record).
+func (b *Builder) TraceID() trace.TraceID { return b.trace }
 
 // Close ends every span still open (at the time of the last record) and
 // the root span, handing each to emit. A Builder that saw no record emits

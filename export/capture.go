@@ -6,12 +6,16 @@ import (
 	"fmt"
 	"io"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/evcap/evcap/envelope"
 )
 
 // Summary is what exporting one capture did.
 type Summary struct {
 	CaptureID string
+	// TraceID is the trace the spans went to.
+	TraceID trace.TraceID
 	// Spans is the number of spans handed to emit.
 	Spans int
 	// FirstSeq and LastSeq are the sequence range the trace covers.
@@ -66,6 +70,7 @@ func Capture(ctx context.Context, r io.Reader, name string, opts Options, emit f
 		return sum, fmt.Errorf("%s: %w", name, ErrEmpty)
 	}
 	b.Close()
+	sum.TraceID = b.TraceID()
 	return sum, nil
 }
 

@@ -87,7 +87,7 @@ func Fleet(ctx context.Context, paths []string, send func(context.Context, *Span
 			}
 			return
 		}
-		if opts.Ledger != nil && opts.Ledger.Has(sum.CaptureID, sum.LastSeq) {
+		if opts.Ledger != nil && opts.Ledger.Has(sum.TraceID.String(), sum.LastSeq) {
 			skip.Add(1)
 			return
 		}
@@ -97,7 +97,7 @@ func Fleet(ctx context.Context, paths []string, send func(context.Context, *Span
 		spans.Add(int64(len(got)))
 		done.Add(1)
 		if opts.Ledger != nil {
-			opts.Ledger.Add(sum.CaptureID, sum.LastSeq)
+			opts.Ledger.Add(sum.TraceID.String(), sum.LastSeq)
 		}
 	})
 	res.Captures, res.Skipped, res.Failed, res.Spans = done.Load(), skip.Load(), failed.Load(), spans.Load()

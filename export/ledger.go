@@ -14,10 +14,10 @@ import (
 )
 
 // Ledger remembers which captures were exported, so that a second run over
-// the same tree sends only what is new. A capture is known by its capture
-// id and the last sequence number it had when exported: a capture that
-// grew (a recording that went on) is exported again, under the same trace
-// id. The file is one "captureId<TAB>lastSequence" line per capture,
+// the same tree sends only what is new. A capture is known by its trace id
+// (see Identity) and the last sequence number it had when exported: a
+// capture that grew (a recording that went on) is exported again, under
+// the same trace id. The file is one "traceId<TAB>lastSequence" line per capture,
 // written whole to a temporary file and renamed, so an interrupted run
 // leaves the previous ledger intact.
 type Ledger struct {
@@ -44,7 +44,7 @@ func OpenLedger(path string) (*Ledger, error) {
 		id, seq, ok := strings.Cut(sc.Text(), "\t")
 		n, err := strconv.ParseInt(seq, 10, 64)
 		if !ok || err != nil || id == "" {
-			return nil, fmt.Errorf("ledger %s:%d: want captureId<TAB>lastSequence", path, line)
+			return nil, fmt.Errorf("ledger %s:%d: want traceId<TAB>lastSequence", path, line)
 		}
 		l.seen[id] = n
 	}
@@ -55,18 +55,18 @@ func OpenLedger(path string) (*Ledger, error) {
 }
 
 // Has reports whether the capture was exported up to lastSeq already.
-func (l *Ledger) Has(captureID string, lastSeq int64) bool {
+func (l *Ledger) Has(traceID string, lastSeq int64) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	n, ok := l.seen[captureID]
+	n, ok := l.seen[traceID]
 	return ok && n >= lastSeq
 }
 
 // Add notes an exported capture.
-func (l *Ledger) Add(captureID string, lastSeq int64) {
+func (l *Ledger) Add(traceID string, lastSeq int64) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.seen[captureID] = lastSeq
+	l.seen[traceID] = lastSeq
 }
 
 // Save writes the ledger (sorted, so it diffs well).

@@ -3,6 +3,7 @@ package export
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -14,7 +15,7 @@ import (
 // SenderOptions configure where and how spans go.
 type SenderOptions struct {
 	// Endpoint is the OTLP/HTTP base URL ("http://127.0.0.1:4318"); traces
-	// are posted to its /v1/traces. Empty: the standard environment
+	// are posted to its /v1/traces (a URL with a path is used as it is). Empty: the standard environment
 	// variables decide (OTEL_EXPORTER_OTLP_ENDPOINT,
 	// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, OTEL_EXPORTER_OTLP_HEADERS, …),
 	// as in every OpenTelemetry tool.
@@ -62,7 +63,16 @@ func NewSender(ctx context.Context, opts SenderOptions) (*Sender, error) {
 	}
 	httpOpts := []otlptracehttp.Option{otlptracehttp.WithTimeout(timeout)}
 	if opts.Endpoint != "" {
-		httpOpts = append(httpOpts, otlptracehttp.WithEndpointURL(opts.Endpoint))
+		u, err := url.Parse(opts.Endpoint)
+		if err != nil || u.Scheme == "" || u.Host == "" {
+			return nil, fmt.Errorf("otlp endpoint %q: want a URL such as http://127.0.0.1:4318", opts.Endpoint)
+		}
+		// A base URL gets the traces path, as OTEL_EXPORTER_OTLP_ENDPOINT
+		// does; a URL with a path is taken as the full traces URL.
+		if u.Path == "" || u.Path == "/" {
+			u.Path = "/v1/traces"
+		}
+		httpOpts = append(httpOpts, otlptracehttp.WithEndpointURL(u.String()))
 	}
 	if len(opts.Headers) > 0 {
 		httpOpts = append(httpOpts, otlptracehttp.WithHeaders(opts.Headers))
