@@ -34,7 +34,7 @@ func CompareDriven(check string, want []byte, d *Driven, lines []NativeLine, upd
 		m.Exit = d.Err.Error()
 	}
 	if len(d.Stderr) > 0 {
-		m.Stderr = lastLines(d.Stderr, 5)
+		m.Stderr = lastLines(d.Stderr, 12)
 	}
 	m.Fed = fedLines(lines, fedRange(d, k))
 	if n := len(m.Fed); n > 0 {

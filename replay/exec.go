@@ -171,9 +171,12 @@ func Exec(ctx context.Context, lines []NativeLine, o ExecOptions) (*Driven, erro
 	}
 	// drain holds the next write back until the command has read this
 	// one, so that each of its reads gets one piece (as Drive's Reads do)
-	// rather than whatever piled up in the pipe. Where the pipe cannot be
-	// asked, random pieces that end inside a line are followed by a Gap.
-	drain := func() {
+	// rather than whatever piled up in the pipe. It says whether the read
+	// was seen (false also where the pipe cannot be asked, after a Gap for
+	// random pieces that end inside a line) and whether the command's
+	// stdout closed (it exited) first. The first write waits up to 10s,
+	// for a command that is slow to start; later ones 2s.
+	drain := func(limit time.Duration) (seen, gone bool) {
 		if _, ok := unread(stdin); !ok {
 			if o.Chunking.Kind == ChunkRandom {
 				select {
@@ -181,32 +184,35 @@ func Exec(ctx context.Context, lines []NativeLine, o ExecOptions) (*Driven, erro
 				case <-ctx.Done():
 				}
 			}
-			return
+			return false, false
 		}
 		start := time.Now()
 		// A reader that is running takes a piece within microseconds:
 		// ask again at once a few times before sleeping between asks.
 		for range 200 {
 			if n, _ := unread(stdin); n == 0 {
-				return
+				return true, false
 			}
 			runtime.Gosched()
 		}
-		for wait := 20 * time.Microsecond; time.Since(start) < 2*time.Second; wait = min(2*wait, time.Millisecond) {
+		for wait := 20 * time.Microsecond; time.Since(start) < limit; wait = min(2*wait, time.Millisecond) {
 			if n, _ := unread(stdin); n == 0 {
-				return
+				return true, false
 			}
 			select {
 			case <-readDone:
-				return
+				return false, true
 			case <-ctx.Done():
-				return
+				return false, false
 			case <-time.After(wait):
 			}
 		}
+		return false, false
 	}
 	begin := time.Now()
 	pending := -1 // first line written since output last settled
+	first := true
+	lastRead := Fed{}
 	for c := range o.Chunking.Chunks(lines) {
 		if o.Timing.Original && o.Timing.Speed > 0 && c.First < len(lines) {
 			wait := time.Duration(float64(lines[c.First].At)/o.Timing.Speed) - time.Since(begin)
@@ -229,7 +235,22 @@ func Exec(ctx context.Context, lines []NativeLine, o ExecOptions) (*Driven, erro
 		if _, err := stdin.Write(c.Data); err != nil {
 			break // the command stopped reading (exited): feed no more
 		}
-		drain()
+		limit := 2 * time.Second
+		if first {
+			limit, first = 10*time.Second, false
+		}
+		seen, gone := drain(limit)
+		if seen {
+			lastRead = Fed{pending, c.Last}
+		}
+		if gone {
+			// It exited without reading this piece: what it was reading
+			// when it stopped is the piece before.
+			mu.Lock()
+			fed = lastRead
+			mu.Unlock()
+			break
+		}
 		if o.Lockstep && c.LineEnd {
 			settle()
 			pending = -1
