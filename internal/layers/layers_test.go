@@ -25,6 +25,9 @@ func layerOf(pkg string) (int, bool) {
 		return 4, true
 	case rel == "promote", rel == "record", rel == "bundle", rel == "minimize", rel == "export":
 		return 3, true
+	case rel == "replay/replaytest":
+		// The go test helpers built on the replay engine (layer 2).
+		return 3, true
 	case rel == "capture", rel == "replay", rel == "sanitize", rel == "scan", rel == "source":
 		return 2, true
 	case rel == "redact", rel == "fixtures", rel == "fakemodel", rel == "bench/gen", rel == "view",
@@ -39,7 +42,7 @@ func layerOf(pkg string) (int, bool) {
 	case rel == "internal/lines":
 		// Below everything: line splitting that every stream reader shares.
 		return -1, true
-	case rel == "internal/textcut", rel == "internal/census":
+	case rel == "internal/textcut", rel == "internal/census", rel == "internal/planted":
 		// Below event: the summary/output cutting and the unknown-key census
 		// listing that every normalizer shares (std lib and gjson only).
 		return -1, true
