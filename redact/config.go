@@ -144,7 +144,12 @@ func allRuleIDs() []string {
 	}
 	ids = append(ids, RuleSensitiveKey, RuleEnvValue, RuleRespHeader, RuleBinary, RuleBase64Blob, RuleLargeString,
 		RulePathHome, RulePathProject, RulePathTemp)
-	return slices.Compact(ids)
+	seen := map[string]bool{}
+	return slices.DeleteFunc(ids, func(id string) bool {
+		dup := seen[id]
+		seen[id] = true
+		return dup
+	})
 }
 
 // RuleIDs returns the ids of the built-in rules, for help texts and for

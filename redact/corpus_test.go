@@ -120,6 +120,12 @@ func positives() []positive {
 		{name: "assign-secret", parts: []part{plain("CLIENT_SECRET="), secret(RuleAssignment, g.s(alnum, 32))}},
 		{name: "assign-token-json", parts: []part{plain(`{"token": "`), secret(RuleAssignment, g.s(alnum, 24)), plain(`"}`)}},
 		{name: "assign-api-key-yaml", parts: []part{plain("api_key: "), secret(RuleAssignment, g.s(alnum, 24))}},
+		{name: "env-pgpassword", parts: []part{plain("PGPASSWORD="), secret(RuleEnvCredential, g.s(alnum, 12))}},
+		{name: "env-secret-key-base", parts: []part{plain("export SECRET_KEY_BASE="), secret(RuleEnvCredential, g.s("0123456789abcdef", 64))}},
+		{name: "env-auth", parts: []part{plain("AUTH="), secret(RuleEnvCredential, g.s(alnum, 20))}},
+		{name: "npmrc", parts: []part{plain("//registry.npmjs.org/:_authToken="), secret(RuleNPMRCAuth, "5d1c6a0e-2b7f-4c39-9e0a-"+g.s("0123456789abcdef", 12))}},
+		{name: "cred-assign-flag", parts: []part{plain("mytool --session-cookie "), secret(RuleCredentialAssignment, g.s(alnum, 32))}},
+		{name: "cred-assign-yaml", parts: []part{plain("stripe_webhook_signing_key: "), secret(RuleCredentialAssignment, g.s(alnum, 30))}},
 	}
 }
 
@@ -200,7 +206,8 @@ func TestRecallOnFakeSecrets(t *testing.T) {
 			seen[x.rule] = true
 		}
 	}
-	for _, ru := range builtinRules() {
+	own := append(ownRules(), envCredentialRules()...)
+	for _, ru := range append(own, credentialAssignmentRule()) {
 		if !seen[ru.id] {
 			t.Errorf("rule %s has no fake secret in the corpus", ru.id)
 		}

@@ -73,7 +73,7 @@ func ExampleRedactor_Scan() {
 func ExampleParseConfig() {
 	cfg, err := redact.ParseConfig([]byte(`
 [redact]
-disable = ["secret-assignment"]
+disable = ["secret-assignment", "credential-assignment"]
 
 [[redact.rules]]
 id = "acme-token"

@@ -49,6 +49,7 @@ type scope struct {
 	env     bool    // inside an env / environment map
 	headers bool    // inside response headers
 	mime    *string // media type seen earlier in the enclosing object
+	cred    int     // credentialName of the member's key
 }
 
 func (r *Redactor) walkJSON(b []byte, build bool) ([]byte, []Finding, error) {
@@ -140,6 +141,9 @@ func (w *walker) object(sc scope, depth int) error {
 			nk = foldKey(origKey)
 		}
 		child := scope{key: nk, env: sc.env, headers: sc.headers, mime: &mime}
+		if w.in[w.pos] == '"' {
+			child.cred = credentialName(origKey)
+		}
 		if w.in[w.pos] == '{' {
 			switch nk {
 			case "env", "environment":
@@ -325,6 +329,8 @@ func (r *Redactor) wholeValue(dec []byte, sc scope) (rule, repl string) {
 		return RuleRespHeader, redactedToken(RuleRespHeader)
 	case r.sensitive[sc.key] && !r.disabled[RuleSensitiveKey] && !r.allowed(dec):
 		return RuleSensitiveKey, redactedToken(RuleSensitiveKey)
+	case sc.cred > 0 && !r.disabled[RuleCredentialAssignment] && acceptValue(dec, sc.cred == 2, true) && !r.allowed(dec):
+		return RuleCredentialAssignment, redactedToken(RuleCredentialAssignment)
 	}
 	switch sc.key {
 	case "data", "bytes", "b64json", "base64", "imagedata":

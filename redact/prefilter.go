@@ -119,12 +119,16 @@ func newKeywordSet(kws []keyword) *keywordSet {
 	k := &keywordSet{}
 	// Trie over folded bytes: goto edges, and the keywords ending at each node.
 	type node struct {
-		edges map[byte]int
+		edges [256]int32 // child per folded byte; 0 = none (the root is no child)
 		fail  int
 		fold  bitset
 		exact []exactKeyword
 	}
-	nodes := []node{{edges: map[byte]int{}}}
+	total := 1
+	for _, kw := range kws {
+		total += len(kw.text)
+	}
+	nodes := make([]node, 1, total)
 	var used [256]bool
 	for _, kw := range kws {
 		k.all.or(&kw.bit)
@@ -136,11 +140,11 @@ func newKeywordSet(kws []keyword) *keywordSet {
 		for _, c := range kw.text {
 			f := foldByte(c)
 			used[f] = true
-			n, ok := nodes[s].edges[f]
-			if !ok {
+			n := int(nodes[s].edges[f])
+			if n == 0 {
 				n = len(nodes)
-				nodes = append(nodes, node{edges: map[byte]int{}})
-				nodes[s].edges[f] = n
+				nodes = append(nodes, node{})
+				nodes[s].edges[f] = int32(n)
 			}
 			s = n
 		}
@@ -174,8 +178,8 @@ func newKeywordSet(kws []keyword) *keywordSet {
 	for i := 0; i < len(order); i++ {
 		s := order[i]
 		for c := range 256 {
-			n, ok := nodes[s].edges[byte(c)]
-			if !ok {
+			n := int(nodes[s].edges[c])
+			if n == 0 {
 				continue
 			}
 			order = append(order, n)
@@ -185,7 +189,7 @@ func newKeywordSet(kws []keyword) *keywordSet {
 			}
 			f := nodes[s].fail
 			for {
-				if m, ok := nodes[f].edges[byte(c)]; ok {
+				if m := int(nodes[f].edges[c]); m != 0 {
 					nodes[n].fail = m
 					break
 				}
@@ -231,7 +235,7 @@ func newKeywordSet(kws []keyword) *keywordSet {
 			if cl == 0 {
 				continue
 			}
-			if n, ok := nodes[s].edges[byte(c)]; ok {
+			if n := int(nodes[s].edges[c]); n != 0 {
 				row[cl] = n
 			} else if s != 0 {
 				row[cl] = delta[nodes[s].fail][cl]

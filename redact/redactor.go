@@ -61,6 +61,9 @@ type Redactor struct {
 
 // New builds a Redactor. It fails only on an invalid Config.
 func New(opts Options) (*Redactor, error) {
+	if _, err := upstreamRules(); err != nil {
+		return nil, err
+	}
 	if err := opts.Config.check(); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"regexp"
+	"sync"
 )
 
 // A rule finds one kind of secret in a piece of text.
@@ -36,6 +37,32 @@ type rule struct {
 	extra func(text []byte, span [2]int) (int, int, bool)
 	// extraID is the rule id reported for spans found by extra.
 	extraID string
+
+	// scan, when set, finds the spans in code instead of re, which then
+	// only describes the rule (Rules): a leading unbounded name class
+	// costs a regexp a pass per byte.
+	scan func(text []byte) [][2]int
+
+	// upstream marks a rule of the upstream set (upstream.go): its
+	// secret is chosen, and vetoed, by upstreamSecret; group -1 means the
+	// first group that matched.
+	upstream    bool
+	entropy     float64
+	allows      []allowTest
+	description string
+	rawRegex    string
+	// maxLen, when set, bounds a match's length: the rule runs on windows
+	// around its keywords (windowedMatches).
+	maxLen int
+	chunk  int // longest input the regexp still backtracks on
+	// required are literals one of which every match contains.
+	required [][]byte
+	// anchored, when set, is the rule without its optional lead-in,
+	// anchored, run at each of anchorLits on anchorLen bytes.
+	anchored   *regexp.Regexp
+	anchorLits [][]byte
+	anchorLen  int
+	anchorWord bool // a \b led the regexp
 }
 
 func kw(words ...string) [][]byte {
@@ -82,8 +109,31 @@ const (
 
 // builtinRules returns the secret rules in priority order: when two rules
 // match at the same offset with the same length, the earlier one wins, so
-// specific rules come before generic ones.
-func builtinRules() []*rule {
+// specific rules come before generic ones: this package's own rules, then
+// the upstream set (upstream.go), then the generic credential assignment.
+//
+// Rules are immutable once built, so every Redactor shares one list.
+func builtinRules() []*rule { return sharedRules() }
+
+var sharedRules = sync.OnceValue(func() []*rule {
+	out := ownRules()
+	out = append(out, envCredentialRules()...)
+	up, _ := upstreamRules() // New reports the error
+	var generic []*rule
+	for _, ru := range up {
+		switch {
+		case upstreamLeftOut[ru.id] != "":
+		case ru.id == "generic-api-key":
+			generic = append(generic, ru) // after ours, which names the kind better
+		default:
+			out = append(out, ru)
+		}
+	}
+	out = append(out, credentialAssignmentRule())
+	return append(out, generic...)
+})
+
+func ownRules() []*rule {
 	return []*rule{
 		{id: RuleAnthropic, keywords: kw("sk-ant-"), re: regexp.MustCompile(`sk-ant-[A-Za-z0-9_-]{20,}`), leftEdge: true, mixed: true},
 		{id: RuleOpenAI, keywords: kw("sk-"), re: regexp.MustCompile(`sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), leftEdge: true, mixed: true,

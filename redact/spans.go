@@ -246,8 +246,37 @@ func (r *Redactor) findSpansDepth(text []byte, filter lineFilter, depth int) []s
 // ruleSpans adds the matches of rule prio in text.
 func (r *Redactor) ruleSpans(prio int, text []byte, protect func() [][2]int, spans []span) []span {
 	ru := r.rules[prio]
-	for _, m := range ru.re.FindAllSubmatchIndex(text, -1) {
-		s, e := m[2*ru.group], m[2*ru.group+1]
+	if ru.scan != nil {
+		for _, sp := range ru.scan(text) {
+			p := protect()
+			if overlapsAny(sp[0], sp[1], p) || r.allowed(text[sp[0]:sp[1]]) {
+				continue
+			}
+			spans = append(spans, span{start: sp[0], end: sp[1], rule: ru.id, repl: redactedToken(ru.id), prio: prio})
+		}
+		return spans
+	}
+	if !ru.hasRequired(text) {
+		return spans
+	}
+	var matches [][]int
+	if ru.anchored != nil {
+		matches = ru.anchoredMatches(text)
+	} else if ru.maxLen > 0 && len(text) > ru.chunk {
+		matches = ru.windowedMatches(text)
+	} else {
+		matches = ru.re.FindAllSubmatchIndex(text, -1)
+	}
+	for _, m := range matches {
+		var s, e int
+		if ru.upstream {
+			var ok bool
+			if s, e, ok = ru.upstreamSecret(text, m); !ok {
+				continue
+			}
+		} else {
+			s, e = m[2*ru.group], m[2*ru.group+1]
+		}
 		if s < 0 || s == e {
 			continue
 		}

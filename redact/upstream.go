@@ -1,0 +1,551 @@
+package redact
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"regexp"
+	"regexp/syntax"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/BurntSushi/toml"
+	gitleaks "github.com/zricethezav/gitleaks/v8/config"
+)
+
+// The upstream rule set.
+//
+// gitleaks (github.com/zricethezav/gitleaks, MIT licence) maintains a
+// default set of a few hundred secret rules, embedded in its Go module as
+// config/gitleaks.toml. The module is pinned in go.mod; its rules are read
+// from that file and run by this package's engine (its keyword prefilter,
+// its decoded views, its replacement), so a gitleaks release changes what
+// is found but not how fast. Nothing of gitleaks' scanner runs.
+//
+// What is taken from each rule: the regexp (Go RE2 syntax, as gitleaks
+// uses), its keywords (matched ignoring ASCII case, as gitleaks does), the
+// secret group (secretGroup, else the first group that matched, else the
+// whole match), the entropy threshold on the secret, and the allowlists
+// that look at text (regexes against the secret, the match or the line,
+// and stopwords; AND conditions included). Rules and allowlists that
+// depend on a file path are left out: a capture has no path.
+
+// UpstreamSource names the upstream rule set and its version.
+const UpstreamSource = "gitleaks v8.30.1 config/gitleaks.toml"
+
+type upstreamFile struct {
+	Allowlist  upstreamAllow `toml:"allowlist"`
+	Allowlists []upstreamAllow
+	Rules      []struct {
+		ID          string   `toml:"id"`
+		Description string   `toml:"description"`
+		Regex       string   `toml:"regex"`
+		Path        string   `toml:"path"`
+		Entropy     float64  `toml:"entropy"`
+		Keywords    []string `toml:"keywords"`
+		SecretGroup int      `toml:"secretGroup"`
+		Allowlists  []upstreamAllow
+	} `toml:"rules"`
+}
+
+type upstreamAllow struct {
+	Condition   string   `toml:"condition"`
+	RegexTarget string   `toml:"regexTarget"`
+	Regexes     []string `toml:"regexes"`
+	Stopwords   []string `toml:"stopwords"`
+	Paths       []string `toml:"paths"`
+	Commits     []string `toml:"commits"`
+}
+
+// allowTest vetoes a match: secret, whole match, line.
+type allowTest func(secret, match, line []byte) bool
+
+func (a upstreamAllow) compile() (allowTest, bool) {
+	if len(a.Paths) > 0 && strings.EqualFold(a.Condition, "AND") || len(a.Commits) > 0 {
+		return nil, false // needs a file path or a commit: never true here
+	}
+	var res []*regexp.Regexp
+	for _, s := range a.Regexes {
+		re, err := regexp.Compile(s)
+		if err != nil {
+			continue
+		}
+		res = append(res, re)
+	}
+	if len(res) == 0 && len(a.Stopwords) == 0 {
+		return nil, false
+	}
+	target := a.RegexTarget
+	stop := make([]string, len(a.Stopwords))
+	for i, w := range a.Stopwords {
+		stop[i] = strings.ToLower(w)
+	}
+	and := strings.EqualFold(a.Condition, "AND")
+	return func(secret, match, line []byte) bool {
+		t := secret
+		switch target {
+		case "match":
+			t = match
+		case "line":
+			t = line
+		}
+		reHit := len(res) == 0
+		for _, re := range res {
+			if re.Match(t) {
+				reHit = true
+				break
+			}
+		}
+		stopHit := len(stop) == 0
+		if len(stop) > 0 {
+			ls := strings.ToLower(string(secret))
+			for _, w := range stop {
+				if strings.Contains(ls, w) {
+					stopHit = true
+					break
+				}
+			}
+		}
+		if and {
+			return reHit && stopHit
+		}
+		return len(res) > 0 && reHit || len(stop) > 0 && stopHit
+	}, true
+}
+
+// upstreamRules parses the pinned gitleaks rule set once.
+var upstreamRules = sync.OnceValues(func() ([]*rule, error) {
+	var f upstreamFile
+	if _, err := toml.Decode(gitleaks.DefaultConfig, &f); err != nil {
+		return nil, fmt.Errorf("redact: upstream rules (%s): %w", UpstreamSource, err)
+	}
+	var global []allowTest
+	for _, a := range append([]upstreamAllow{f.Allowlist}, f.Allowlists...) {
+		if t, ok := a.compile(); ok {
+			global = append(global, t)
+		}
+	}
+	var out []*rule
+	for _, ur := range f.Rules {
+		if ur.Regex == "" || ur.Path != "" || len(ur.Keywords) == 0 {
+			continue // a path rule, or one no prefilter could gate
+		}
+		re, err := regexp.Compile(ur.Regex)
+		if err != nil {
+			continue
+		}
+		allows := append([]allowTest(nil), global...)
+		for _, a := range ur.Allowlists {
+			if t, ok := a.compile(); ok {
+				allows = append(allows, t)
+			}
+		}
+		if ur.ID == "generic-api-key" {
+			allows = append(allows, notGenericSecret)
+		}
+		ru := &rule{id: ur.ID, fold: true, re: re, upstream: true, entropy: ur.Entropy, allows: allows,
+			description: ur.Description, rawRegex: ur.Regex}
+		for _, k := range ur.Keywords {
+			ru.keywords = append(ru.keywords, []byte(strings.ToLower(k)))
+		}
+		if parsed, err := syntax.Parse(ur.Regex, syntax.Perl); err == nil {
+			ru.anchorAt(parsed)
+			simple := parsed.Simplify()
+			ru.required = requiredLiterals(simple)
+			if w, ok := maxWidth(simple); ok && w <= maxWindowed {
+				ru.maxLen = w
+				if prog, err := syntax.Compile(simple); err == nil {
+					// Go's regexp backtracks (fast) on inputs up to this
+					// length and runs its NFA (slow) on longer ones.
+					ru.chunk = 256 * 1024 / max(len(prog.Inst), 1)
+				}
+			}
+		}
+		switch {
+		case ur.SecretGroup > 0:
+			ru.group = ur.SecretGroup
+		case re.NumSubexp() > 0:
+			ru.group = -1 // the first group that matched
+		}
+		out = append(out, ru)
+	}
+	return out, nil
+})
+
+// upstreamLeftOut are upstream rules this package does not run, and why.
+// Every other upstream text rule left the real corpus and the near-miss
+// set unchanged (TestCorpusNegative, TestNearMissesUntouched).
+var upstreamLeftOut = map[string]string{
+	// Its regexp starts with an unbounded lazy name class and an
+	// alternation of common words (key, token, auth, api, …), so Go's
+	// regexp runs it as an NFA over every string that holds one of them:
+	// about 190 µs for a 300-byte string, 15 times all other rules
+	// together. credential-assignment finds the same NAME=value forms in
+	// code (TestUpstreamRecall counts its sample as found by it).
+	"generic-api-key": "too slow for record's live path; credential-assignment covers it",
+}
+
+// notGenericSecret is this package's own allowlist for the upstream
+// generic rule, from its negative set: git object ids and sha256 digests
+// (40 or 64 hex digits) and UUIDs used as ids are not credentials, whatever
+// name they are assigned to.
+func notGenericSecret(secret, _, _ []byte) bool {
+	return uuidRe.Match(secret) || hexRe.Match(secret) && (len(secret) == 40 || len(secret) == 64)
+}
+
+// shannon is the Shannon entropy of b in bits per byte.
+func shannon(b []byte) float64 {
+	if len(b) == 0 {
+		return 0
+	}
+	var n [256]int
+	for _, c := range b {
+		n[c]++
+	}
+	var h float64
+	l := float64(len(b))
+	for _, k := range n {
+		if k > 0 {
+			p := float64(k) / l
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+// upstreamSecret returns the secret's bounds in a match of an upstream
+// rule and whether the rule's entropy and allowlists let it stand.
+func (ru *rule) upstreamSecret(text []byte, m []int) (int, int, bool) {
+	s, e := m[0], m[1]
+	switch {
+	case ru.group > 0:
+		s, e = m[2*ru.group], m[2*ru.group+1]
+	case ru.group < 0:
+		for g := 1; 2*g+1 < len(m); g++ {
+			if m[2*g] >= 0 && m[2*g+1] > m[2*g] {
+				s, e = m[2*g], m[2*g+1]
+				break
+			}
+		}
+	}
+	if s < 0 || s >= e {
+		return 0, 0, false
+	}
+	secret := text[s:e]
+	if ru.entropy > 0 && shannon(secret) < ru.entropy {
+		return 0, 0, false
+	}
+	if len(ru.allows) > 0 {
+		ls := lineAround(text, m[0], m[1])
+		for _, a := range ru.allows {
+			if a(secret, text[m[0]:m[1]], ls) {
+				return 0, 0, false
+			}
+		}
+	}
+	return s, e, true
+}
+
+// lineAround is the line of text that holds [s, e).
+func lineAround(text []byte, s, e int) []byte {
+	for s > 0 && text[s-1] != '\n' {
+		s--
+	}
+	for e < len(text) && text[e] != '\n' {
+		e++
+	}
+	return text[s:e]
+}
+
+// maxWindowed is the longest match for which a rule runs on windows
+// around its keywords rather than on the whole text.
+const maxWindowed = 1024
+
+// maxWidth is the most bytes a match of re can span, if bounded.
+func maxWidth(re *syntax.Regexp) (int, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		n := 0
+		for _, r := range re.Rune {
+			n += max(utf8.RuneLen(r), 1)
+			if re.Flags&syntax.FoldCase != 0 {
+				n += 2 // a folded rune (K, ſ) may be longer
+			}
+		}
+		return n, true
+	case syntax.OpCharClass:
+		if len(re.Rune) == 0 {
+			return 0, true
+		}
+		return max(utf8.RuneLen(re.Rune[len(re.Rune)-1]), 1), true
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return utf8.UTFMax, true
+	case syntax.OpCapture:
+		return maxWidth(re.Sub[0])
+	case syntax.OpQuest:
+		return maxWidth(re.Sub[0])
+	case syntax.OpStar, syntax.OpPlus:
+		return 0, false
+	case syntax.OpRepeat:
+		if re.Max < 0 {
+			return 0, false
+		}
+		w, ok := maxWidth(re.Sub[0])
+		return w * re.Max, ok
+	case syntax.OpConcat:
+		n := 0
+		for _, sub := range re.Sub {
+			w, ok := maxWidth(sub)
+			if !ok {
+				return 0, false
+			}
+			n += w
+		}
+		return n, true
+	case syntax.OpAlternate:
+		n := 0
+		for _, sub := range re.Sub {
+			w, ok := maxWidth(sub)
+			if !ok {
+				return 0, false
+			}
+			n = max(n, w)
+		}
+		return n, true
+	}
+	return 0, true // empty-width assertions, empty match
+}
+
+// windowedMatches runs a bounded upstream rule on windows around its
+// keywords: every match contains a keyword and spans at most maxLen bytes,
+// so it lies within maxLen bytes of one. On short inputs Go's regexp uses
+// its backtracker instead of the much slower NFA, and long tool outputs
+// cost per keyword, not per byte. Window edges move off word characters so
+// that \b and the like see what they would in the whole text.
+func (ru *rule) windowedMatches(text []byte) [][]int {
+	var occ []int
+	anchors := ru.keywords
+	if len(ru.required) > 0 {
+		anchors = ru.required
+	}
+	for _, k := range anchors {
+		for i := 0; ; {
+			j := indexFold(text[i:], k)
+			if j < 0 {
+				break
+			}
+			occ = append(occ, i+j)
+			i += j + 1
+		}
+	}
+	if len(occ) == 0 {
+		return nil
+	}
+	slices.Sort(occ)
+	var out [][]int
+	lo, hi := -1, -1
+	flush := func() {
+		for lo > 0 && lo > hi-4*maxWindowed && isIdentByte(text[lo-1]) {
+			lo--
+		}
+		for hi < len(text) && isIdentByte(text[hi]) {
+			hi++
+		}
+		// Long windows go in chunks that overlap by maxLen, so every match
+		// lies wholly in one; a match two chunks find is kept once.
+		step := max(ru.chunk-ru.maxLen, ru.maxLen, 256)
+		lastEnd := -1
+		for c := lo; c < hi; c += step {
+			ce := min(hi, c+step+ru.maxLen)
+			for _, m := range ru.re.FindAllSubmatchIndex(text[c:ce], -1) {
+				if m[1]+c <= lastEnd || ce < hi && m[1]+c == ce {
+					continue // already found, or cut by the chunk's end
+				}
+				for k := range m {
+					if m[k] >= 0 {
+						m[k] += c
+					}
+				}
+				lastEnd = m[1]
+				out = append(out, m)
+			}
+			if ce == hi {
+				break
+			}
+		}
+	}
+	for _, p := range occ {
+		a, b := max(0, p-ru.maxLen), min(len(text), p+2*ru.maxLen)
+		if lo >= 0 && a <= hi {
+			hi = max(hi, b)
+			continue
+		}
+		if lo >= 0 {
+			flush()
+		}
+		lo, hi = a, b
+	}
+	flush()
+	return out
+}
+
+// indexFold is bytes.Index ignoring ASCII case; k is lower case.
+func indexFold(s, k []byte) int {
+	if len(k) == 0 {
+		return 0
+	}
+	first := k[0]
+	for i := 0; i+len(k) <= len(s); i++ {
+		if s[i]|0x20 == first|0x20 && bytes.EqualFold(s[i:i+len(k)], k) {
+			return i
+		}
+	}
+	return -1
+}
+
+// requiredLiterals returns literals (lower case) one of which every match
+// of re contains, or nil when it finds none. Upstream keywords are hints
+// (lob-api-key's are "test_" and "live_", while its regexp needs "lob"),
+// so text without a required literal is skipped too, and windows are
+// centred on these literals.
+func requiredLiterals(re *syntax.Regexp) [][]byte {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if len(re.Rune) == 0 {
+			return nil
+		}
+		return [][]byte{[]byte(strings.ToLower(string(re.Rune)))}
+	case syntax.OpCapture, syntax.OpPlus:
+		return requiredLiterals(re.Sub[0])
+	case syntax.OpRepeat:
+		if re.Min >= 1 {
+			return requiredLiterals(re.Sub[0])
+		}
+	case syntax.OpConcat:
+		var best [][]byte
+		bestLen := 0
+		for _, sub := range re.Sub {
+			set := requiredLiterals(sub)
+			if len(set) == 0 {
+				continue
+			}
+			m := len(set[0])
+			for _, l := range set {
+				m = min(m, len(l))
+			}
+			if m > bestLen {
+				best, bestLen = set, m
+			}
+		}
+		return best
+	case syntax.OpAlternate:
+		var out [][]byte
+		for _, sub := range re.Sub {
+			set := requiredLiterals(sub)
+			if len(set) == 0 {
+				return nil
+			}
+			out = append(out, set...)
+		}
+		return out
+	}
+	return nil
+}
+
+// hasRequired reports whether text holds one of the rule's required
+// literals (always true when it has none).
+func (ru *rule) hasRequired(text []byte) bool {
+	if len(ru.required) == 0 {
+		return true
+	}
+	for _, l := range ru.required {
+		if indexFold(text, l) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// anchorAt prepares a faster way to run the common upstream shape
+// "[\w.-]{0,50}?(?:word)…(secret)…": the optional lead-in can only make a
+// match start earlier, never change its groups, so the rest is compiled
+// anchored (^…) and tried only where one of its leading literals occurs,
+// on a window as long as the longest match. Rules of other shapes keep
+// their regexp as it is.
+func (ru *rule) anchorAt(parsed *syntax.Regexp) {
+	if parsed.Op != syntax.OpConcat || len(parsed.Sub) < 2 {
+		return
+	}
+	lead := parsed.Sub[0]
+	switch {
+	case lead.Op == syntax.OpRepeat && lead.Min == 0, lead.Op == syntax.OpStar, lead.Op == syntax.OpQuest:
+	case lead.Op == syntax.OpWordBoundary:
+		ru.anchorWord = true // checked by hand where the literal occurs
+	default:
+		return
+	}
+	if strings.Contains(lead.String(), "(") && !strings.Contains(lead.String(), "(?") {
+		return // holds a capture group
+	}
+	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: parsed.Flags, Sub: parsed.Sub[1:]}
+	lits := requiredLiterals(rest.Sub[0])
+	if len(lits) == 0 {
+		return
+	}
+	anchored, err := regexp.Compile(`^(?:` + rest.String() + `)`)
+	if err != nil || anchored.NumSubexp() != ru.re.NumSubexp() {
+		return
+	}
+	w, ok := maxWidth(rest.Simplify())
+	if !ok || w > maxWindowed {
+		w = maxWindowed
+	}
+	ru.anchored, ru.anchorLits, ru.anchorLen = anchored, lits, w
+}
+
+// anchoredMatches runs an anchored rule at every occurrence of its
+// leading literals.
+func (ru *rule) anchoredMatches(text []byte) [][]int {
+	var occ []int
+	for _, l := range ru.anchorLits {
+		for i := 0; ; {
+			j := indexFold(text[i:], l)
+			if j < 0 {
+				break
+			}
+			occ = append(occ, i+j)
+			i += j + 1
+		}
+	}
+	slices.Sort(occ)
+	var out [][]int
+	last := -1
+	for _, p := range occ {
+		if p < last {
+			continue
+		}
+		if ru.anchorWord && (p > 0 && isWordByte(text[p-1]) == isWordByte(text[p]) || p == 0 && !isWordByte(text[p])) {
+			continue // \b does not hold here
+		}
+		e := min(len(text), p+ru.anchorLen)
+		for e < len(text) && e < p+2*ru.anchorLen && isIdentByte(text[e]) {
+			e++
+		}
+		m := ru.anchored.FindSubmatchIndex(text[p:e])
+		if m == nil {
+			continue
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += p
+			}
+		}
+		last = m[1]
+		out = append(out, m)
+	}
+	return out
+}
+
+func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
