@@ -57,5 +57,5 @@ func ExampleNewConverter() {
 func ExampleNormalizer_Classify() {
 	c := codex.New().Classify([]byte(`{"id":"0","msg":{"type":"agent_message","message":"hi"}}`))
 	fmt.Println(c.NativeType, c.Disposition)
-	// Output: legacy/agent_message unknown
+	// Output: legacy/agent_message handled
 }

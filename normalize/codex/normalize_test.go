@@ -16,6 +16,10 @@ import (
 
 const corpusDir = "../../testdata/corpus/codex"
 
+// extraDir holds the recordings of older codex versions, one directory
+// per version (see its MANIFEST.md).
+const extraDir = "../../testdata/corpus-extra/codex"
+
 // inputs returns every stream this package is tested on: the real corpus
 // captures and the synthetic cases in testdata, by golden name.
 func inputs(t *testing.T) map[string]string {
@@ -29,6 +33,14 @@ func inputs(t *testing.T) map[string]string {
 	for _, p := range append(real, synth...) {
 		name := strings.TrimSuffix(strings.TrimSuffix(filepath.Base(p), ".jsonl"), ".stdout")
 		out[name] = p
+	}
+	extra, _ := filepath.Glob(filepath.Join(extraDir, "*", "*.stdout.jsonl"))
+	if len(extra) < 20 {
+		t.Fatalf("only %d recordings of older codex versions in %s", len(extra), extraDir)
+	}
+	for _, p := range extra {
+		version := filepath.Base(filepath.Dir(p))
+		out["extra-"+version+"-"+strings.TrimSuffix(filepath.Base(p), ".stdout.jsonl")] = p
 	}
 	return out
 }
@@ -131,9 +143,19 @@ func TestToolCallsMatchToolItems(t *testing.T) {
 				if !gjson.ValidBytes(l) {
 					continue
 				}
-				switch gjson.GetBytes(l, "item.type").String() {
-				case "command_execution", "file_change", "mcp_tool_call", "web_search":
-					ids[gjson.GetBytes(l, "item.id").String()] = true
+				it := gjson.GetBytes(l, "item")
+				typ := it.Get("type").String()
+				if typ == "" {
+					typ = it.Get("item_type").String()
+				}
+				switch typ {
+				case "command_execution", "file_change", "mcp_tool_call", "web_search", "collab_tool_call":
+					ids[it.Get("id").String()] = true
+				}
+				switch gjson.GetBytes(l, "msg.type").String() {
+				case "exec_command_begin", "exec_command_end", "patch_apply_begin", "patch_apply_end",
+					"mcp_tool_call_begin", "mcp_tool_call_end", "web_search_end", "view_image_tool_call":
+					ids[gjson.GetBytes(l, "msg.call_id").String()] = true
 				}
 			}
 			calls, results := map[string]int{}, map[string]int{}
@@ -160,9 +182,7 @@ func TestToolCallsMatchToolItems(t *testing.T) {
 // testKeptUnknown lists the native types that may give unknown events in
 // the synthetic cases, and why; the real corpus must have none.
 var testKeptUnknown = map[string]string{
-	"item.plan.delta":      "deliberately kept unknown (keptUnknown)",
-	"legacy/agent_message": "legacy protocol, reported as such",
-	"(invalid json)":       "synthetic torn last line",
+	"(invalid json)": "synthetic torn last line",
 }
 
 func TestNoUnknownEventsInCorpus(t *testing.T) {
@@ -198,13 +218,25 @@ func TestClassifySynthetic(t *testing.T) {
 		disp                 event.Disposition
 		fields               []string
 	}{
-		{"new item field is reported", `{"type":"item.completed","item":{"id":"item_7","type":"agent_message","text":"x","phase":"final_answer"}}`,
-			"item.completed/agent_message", event.DispositionHandled, []string{"item.phase"}},
+		{"new item field is reported", `{"type":"item.completed","item":{"id":"item_7","type":"agent_message","text":"x","phase":"final_answer","tone":"dry"}}`,
+			"item.completed/agent_message", event.DispositionHandled, []string{"item.tone"}},
 		{"new usage is not a new top-level field", `{"type":"turn.completed","usage":{"input_tokens":1}}`,
 			"turn.completed", event.DispositionHandled, nil},
-		{"legacy shape is named", `{"id":"0","msg":{"type":"task_started"}}`, "legacy/task_started", event.DispositionUnknown, nil},
-		{"unknown item type", `{"type":"item.completed","item":{"id":"item_1","type":"collab_tool_call"}}`,
-			"item.completed/collab_tool_call", event.DispositionUnknown, nil},
+		{"legacy event is handled", `{"id":"0","msg":{"type":"task_started","model_context_window":272000}}`,
+			"legacy/task_started", event.DispositionHandled, nil},
+		{"new legacy field is reported", `{"id":"0","msg":{"type":"task_complete","last_agent_message":"x","turn_id":"1"}}`,
+			"legacy/task_complete", event.DispositionHandled, []string{"msg.turn_id"}},
+		{"legacy event ignored on purpose", `{"id":"0","msg":{"type":"exec_command_output_delta","call_id":"c","stream":"stdout","chunk":"eA=="}}`,
+			"legacy/exec_command_output_delta", event.DispositionIgnored, nil},
+		{"unknown legacy event", `{"id":"0","msg":{"type":"hologram_begin"}}`, "legacy/hologram_begin", event.DispositionUnknown, nil},
+		{"legacy config summary", `{"model":"gpt-5.5","sandbox":"read-only","approval":"never","workdir":"/w"}`,
+			"legacy/config_summary", event.DispositionHandled, nil},
+		{"item_type variant", `{"type":"item.completed","item":{"id":"item_1","item_type":"assistant_message","text":"hi"}}`,
+			"item.completed/assistant_message", event.DispositionHandled, nil},
+		{"collab tool call", `{"type":"item.completed","item":{"id":"item_1","type":"collab_tool_call","tool":"wait","sender_thread_id":"a","receiver_thread_ids":["b"],"prompt":null,"agents_states":{},"status":"completed"}}`,
+			"item.completed/collab_tool_call", event.DispositionHandled, nil},
+		{"unknown item type", `{"type":"item.completed","item":{"id":"item_1","type":"hologram"}}`,
+			"item.completed/hologram", event.DispositionUnknown, nil},
 	} {
 		c := n.Classify([]byte(tc.line))
 		if c.NativeType != tc.native || c.Disposition != tc.disp || !cmp.Equal(c.UnknownFields, tc.fields) {

@@ -1,0 +1,191 @@
+package codex
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/textcut"
+	"github.com/tidwall/gjson"
+)
+
+// itemTypeOf names an item's type in the vocabulary of the thread
+// protocol: the item_type variant of --experimental-json (codex 0.42–0.43)
+// said "item_type" and called an agent message "assistant_message".
+func itemTypeOf(it gjson.Result) string {
+	if t := it.Get("type"); t.Exists() {
+		return t.String()
+	}
+	t := it.Get("item_type").String()
+	if t == "assistant_message" {
+		return "agent_message"
+	}
+	return t
+}
+
+// messagePhase reads agent_message.phase; values codex may add later are
+// kept out of the normalized field rather than guessed at.
+func messagePhase(it gjson.Result) event.MessagePhase {
+	switch p := event.MessagePhase(it.Get("phase").String()); p {
+	case event.MessagePhaseCommentary, event.MessagePhaseFinalAnswer:
+		return p
+	}
+	return ""
+}
+
+func (n *Normalizer) item(ref int64, v gjson.Result) []event.Event {
+	phase := strings.TrimPrefix(v.Get("type").String(), "item.")
+	it := v.Get("item")
+	id := it.Get("id").String()
+	cause := []int64{ref}
+	switch typ := itemTypeOf(it); typ {
+	case "agent_message", "reasoning", "plan":
+		kind := event.KindText
+		if typ == "reasoning" {
+			kind = event.KindThinking
+		}
+		text := it.Get("text").String()
+		mp := messagePhase(it)
+		switch {
+		case phase == "started":
+			return []event.Event{{Kind: kind, Phase: event.PhaseStarted, PartID: id, MessagePhase: mp, Cause: cause}}
+		case phase == "completed" && text != "":
+			if typ == "agent_message" && mp == event.MessagePhaseFinalAnswer {
+				n.finalAnswer = append(n.finalAnswer, text)
+			}
+			e := event.Event{Kind: kind, Phase: event.PhaseCompleted, PartID: id, Text: text, MessagePhase: mp, Cause: cause}
+			if typ == "plan" {
+				e.NativeType = "item.completed/plan"
+			}
+			return []event.Event{e}
+		}
+		return nil // partial snapshots and empty reasoning carry nothing new
+	case "command_execution", "file_change", "mcp_tool_call", "web_search":
+		return n.toolItem(phase, id, it, cause)
+	case "collab_tool_call":
+		return n.collabItem(phase, id, it, cause)
+	case "todo_list":
+		done, all := 0, 0
+		for _, t := range it.Get("items").Array() {
+			all++
+			if t.Get("completed").Bool() {
+				done++
+			}
+		}
+		return []event.Event{{Kind: event.KindStatus, Phase: event.PhaseUpdated, PartID: id,
+			Status: fmt.Sprintf("todo %d/%d", done, all), NativeType: "item." + phase + "/todo_list", Cause: cause}}
+	case "error":
+		return []event.Event{{Kind: event.KindError, Phase: event.PhaseFailed, PartID: id, Cause: cause,
+			Error: &event.Error{Type: "item_error", Message: it.Get("message").String()}}}
+	}
+	return []event.Event{unknown(ref, nativeType(v))}
+}
+
+// toolItem reports a tool call once, as soon as its arguments are known
+// (item.started, or item.completed for items that never start), and its
+// result at item.completed.
+func (n *Normalizer) toolItem(phase, id string, it gjson.Result, cause []int64) []event.Event {
+	var out []event.Event
+	if !n.called[id] && phase != "" {
+		n.called[id] = true
+		t := toolOf(it)
+		out = append(out, event.Event{Kind: event.KindTool, Phase: event.PhaseCompleted, ToolCallID: id,
+			Tool: &t, Cause: cause})
+	}
+	if phase != "completed" {
+		return out
+	}
+	status := it.Get("status").String()
+	isErr := status == "failed" || status == "declined"
+	var output string
+	switch itemTypeOf(it) {
+	case "command_execution":
+		output = it.Get("aggregated_output").String()
+		if c := it.Get("exit_code"); c.Type == gjson.Number && c.Int() != 0 {
+			isErr = true
+			if output == "" {
+				output = "exit code " + c.Raw
+			}
+		}
+	case "file_change":
+		var lines []string
+		for _, c := range it.Get("changes").Array() {
+			lines = append(lines, c.Get("kind").String()+" "+c.Get("path").String())
+		}
+		output = strings.Join(lines, "\n")
+	case "mcp_tool_call":
+		if e := it.Get("error.message"); e.Exists() {
+			isErr, output = true, e.String()
+		} else {
+			output = mcpText(it.Get("result.content"))
+		}
+	}
+	return append(out, toolResult(id, isErr, output, cause))
+}
+
+// toolResult is the tool_result event of call id, with the output cut for
+// display and its full length kept.
+func toolResult(id string, isErr bool, output string, cause []int64) event.Event {
+	ph := event.PhaseCompleted
+	if isErr {
+		ph = event.PhaseFailed
+	}
+	return event.Event{Kind: event.KindToolResult, Phase: ph, ToolCallID: id, Cause: cause,
+		ToolResult: &event.ToolResult{IsError: isErr, Output: textcut.Output(output), OutputBytes: len(output)}}
+}
+
+// mcpText joins the text blocks of an MCP tool result's content.
+func mcpText(content gjson.Result) string {
+	var parts []string
+	for _, c := range content.Array() {
+		if c.Get("type").String() == "text" {
+			parts = append(parts, c.Get("text").String())
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// toolOf describes a tool item as a call: a name, a safe summary and the
+// arguments. Codex reports shell commands wrapped in a login shell; the
+// summary shows the command the model asked for.
+func toolOf(it gjson.Result) event.Tool {
+	switch itemTypeOf(it) {
+	case "command_execution":
+		return bashTool(it.Get("command").String())
+	case "file_change":
+		var paths []string
+		for _, c := range it.Get("changes").Array() {
+			paths = append(paths, c.Get("path").String())
+		}
+		return event.Tool{Name: "file_change", Summary: textcut.Summary(strings.Join(paths, ", ")),
+			Input: json.RawMessage(it.Get("changes").Raw)}
+	case "mcp_tool_call":
+		return mcpTool(it.Get("server").String(), it.Get("tool").String(), it.Get("arguments"))
+	case "web_search":
+		return webSearchTool(it.Get("query").String())
+	}
+	return event.Tool{Name: "tool"}
+}
+
+// bashTool is the call of a shell command as codex reports it (one string,
+// in its login-shell wrapper).
+func bashTool(cmd string) event.Tool {
+	in, _ := json.Marshal(map[string]string{"command": cmd})
+	return event.Tool{Name: "Bash", Summary: textcut.Summary(unwrapCommand(cmd)), Input: in}
+}
+
+// mcpTool is the call of an MCP tool. MCP arguments are arbitrary, so
+// there is no summary.
+func mcpTool(server, tool string, args gjson.Result) event.Tool {
+	t := event.Tool{Name: "mcp__" + server + "__" + tool}
+	if args.Exists() && args.Type != gjson.Null {
+		t.Input = json.RawMessage(args.Raw)
+	}
+	return t
+}
+
+func webSearchTool(q string) event.Tool {
+	in, _ := json.Marshal(map[string]string{"query": q})
+	return event.Tool{Name: "web_search", Summary: textcut.Summary(q), Input: in}
+}
