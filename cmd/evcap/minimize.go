@@ -71,7 +71,7 @@ runs longer than --timeout is killed and counts as a different failure.`,
 	fl.StringVar(&f.golden, "golden", "", "with --exec: the expected output of CMD on the whole run")
 	fl.StringVar(&f.name, "name", "", "with --exec on a fixture: use its golden/exec-NAME.golden")
 	fl.DurationVar(&f.timeout, "timeout", 2*time.Minute, "longest a single try may run")
-	fl.StringVar(&f.dir, "dir", "", "directory to run CMD in (default: the current one)")
+	fl.StringVar(&f.dir, "workdir", "", "directory to run CMD in (default: the current one)")
 	cmd.MarkFlagsMutuallyExclusive("exec", "test")
 	cmd.MarkFlagsOneRequired("exec", "test")
 	_ = cmd.MarkFlagRequired("output")

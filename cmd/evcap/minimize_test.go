@@ -105,7 +105,7 @@ func TestMinimizeTestRealFixture(t *testing.T) {
 	copyTree(t, "../../fixtures/testdata/claude/long-text-partial", fxDir)
 	orig, _ := os.ReadFile(filepath.Join(fxDir, fixtures.FileName))
 	out := filepath.Join(dir, "small")
-	res, code := evcapRun(t, nil, "minimize", fxDir, "--test", "go test ./ -run TestParseFixture", "--dir", mod, "--fixture", "-o", out)
+	res, code := evcapRun(t, nil, "minimize", fxDir, "--test", "go test ./ -run TestParseFixture", "--workdir", mod, "--fixture", "-o", out)
 	t.Logf("%s", res)
 	if code != 0 {
 		t.Fatalf("minimize --test: exit %d", code)

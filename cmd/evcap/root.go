@@ -52,6 +52,8 @@ turns a bad run into a deterministic regression test.`,
 	root.SetOut(s.out)
 	root.SetErr(s.err)
 	root.SetContext(ctx)
+	root.Version = version
+	root.SetVersionTemplate(versionLine() + "\n")
 	root.AddCommand(
 		newVersionCmd(s),
 		newValidateCmd(s),
@@ -73,6 +75,7 @@ turns a bad run into a deterministic regression test.`,
 		newImportCmd(s),
 		newExportCmd(s),
 	)
+	applyConventions(root, s.err)
 	return root
 }
 
