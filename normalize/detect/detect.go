@@ -7,7 +7,10 @@
 //
 //	Claude Code   type system|assistant|user|stream_event|result|rate_limit_event|
 //	              tool_progress|tool_use_summary|auth_status, with a session_id
-//	Codex         type thread.*|turn.*|item.*, or a bare {"type":"error","message"}
+//	Codex         type thread.*|turn.*|item.*, or a bare {"type":"error","message"};
+//	              session.created, or an item with item_type (--experimental-json of 0.42–0.43);
+//	              {"id","msg":{"type":…}}, or the configuration summary line
+//	              {"model","sandbox"|"approval","workdir",…} (--json before 0.44)
 //	opencode run  type + sessionID + part (or error, or done)
 //	opencode bus  {"type", "properties":{...}}, behind "data:" when raw SSE
 //	Gemini CLI    an ISO timestamp string plus: init+session_id, message+role,
@@ -21,6 +24,7 @@ package detect
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/tidwall/gjson"
 )
@@ -37,10 +41,16 @@ const (
 // The output formats Detect can name.
 const (
 	FormatStreamJSON = "stream-json" // Claude Code and Gemini CLI --output-format stream-json
-	FormatExecJSON   = "exec-json"   // codex exec --json
-	FormatRunJSON    = "run-json"    // opencode run --format json
-	FormatSSE        = "sse"         // opencode /event as raw SSE text
-	FormatBusJSONL   = "bus-jsonl"   // opencode /event payloads, one per line
+	FormatExecJSON   = "exec-json"   // codex exec --json (thread/turn/item events, 0.44 and later)
+	// FormatExecJSONItemType is codex exec --experimental-json of 0.42–0.43
+	// (session.created, items typed by item_type).
+	FormatExecJSONItemType = "exec-json-item-type"
+	// FormatExecJSONLegacy is codex exec --json before 0.44 (and codex
+	// proto): {"id","msg":{"type":…}} events.
+	FormatExecJSONLegacy = "exec-json-legacy"
+	FormatRunJSON        = "run-json"  // opencode run --format json
+	FormatSSE            = "sse"       // opencode /event as raw SSE text
+	FormatBusJSONL       = "bus-jsonl" // opencode /event payloads, one per line
 )
 
 // Match is a verdict: which provider, in which of its formats.
@@ -106,16 +116,25 @@ func judge(line []byte) (Match, bool) {
 	}
 	v := gjson.ParseBytes(line)
 	typ := v.Get("type")
+	str := func(k string) bool { return v.Get(k).Type == gjson.String }
 	if typ.Type != gjson.String {
+		switch {
+		case v.Get("msg.type").Type == gjson.String && v.Get("id").Type == gjson.String:
+			return Match{Codex, FormatExecJSONLegacy}, true
+		case !typ.Exists() && str("model") && (v.Get("sandbox").Exists() || v.Get("approval").Exists()) && v.Get("workdir").Exists():
+			return Match{Codex, FormatExecJSONLegacy}, true
+		}
 		return Match{}, false
 	}
 	t := typ.String()
-	str := func(k string) bool { return v.Get(k).Type == gjson.String }
 	switch {
 	case v.Get("properties").IsObject():
 		return Match{OpenCode, FormatBusJSONL}, true
 	case str("sessionID") && (v.Get("part").IsObject() || v.Get("error").IsObject() || t == "done"):
 		return Match{OpenCode, FormatRunJSON}, true
+	case t == "session.created" && str("session_id") && len(v.Map()) == 2,
+		strings.HasPrefix(t, "item.") && v.Get("item.item_type").Type == gjson.String:
+		return Match{Codex, FormatExecJSONItemType}, true
 	case codexTypes[t]:
 		return Match{Codex, FormatExecJSON}, true
 	case t == "error" && str("message") && len(v.Map()) == 2:
