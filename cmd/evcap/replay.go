@@ -28,6 +28,7 @@ type replayFlags struct {
 	// exec is the command replayed with --exec, name its golden's name.
 	exec      string
 	name      string
+	golden    string
 	chunkings []string
 	timing    string
 	settle    time.Duration
@@ -63,7 +64,7 @@ from stdin.
 --exec: --chunking whole|line|byte|random:SEED (repeatable; default whole, line,
 byte, random:1, random:2, random:3) says how the stream is split into writes;
 --timing max|original|xN paces them (original needs a capture file: fixtures
-keep no timestamps). The output must be identical under every chunking. A
+keep no timestamps; give a capture its golden with --golden FILE). The output must be identical under every chunking. A
 mismatch names the chunking, the first diverging output line and, from a
 second run that feeds a line and waits for the output to settle, the native
 lines fed just before it. --name NAME (default: the program's file name)
@@ -116,6 +117,7 @@ Exit status: 0 everything matched, 1 a mismatch, 2 bad input (the worst wins).`,
 	fl.StringVar(&f.inject, "inject", "", "inject a known fault: drop-delta, duplicate-text, last-delta-only or ignore-cumulative")
 	fl.StringVar(&f.exec, "exec", "", "replay the native stdout through this command (run with sh -c) and compare its stdout with golden/exec-NAME.golden")
 	fl.StringVar(&f.name, "name", "", "with --exec: the golden's name, golden/exec-NAME.golden (default: the program's file name)")
+	fl.StringVar(&f.golden, "golden", "", "with --exec: the golden file to compare with or --update (for a capture file, which has no golden directory)")
 	fl.StringArrayVar(&f.chunkings, "chunking", nil, "with --exec: how to split the stream: whole, line, byte or random:SEED (repeatable)")
 	fl.StringVar(&f.timing, "timing", "max", "with --exec: max, original or xN (original pacing sped up N times; captures only)")
 	fl.DurationVar(&f.settle, "settle", 0, "with --exec: how long output must be quiet before the next line is fed when explaining a mismatch (default 40ms)")

@@ -97,8 +97,8 @@ func checkReplayFlags(f replayFlags) error {
 	if f.exec != "" && f.mode != "" {
 		return errors.New("--exec replays the native stdout through your command; drop --mode")
 	}
-	if f.exec == "" && (len(f.chunkings) > 0 || f.name != "" || f.timing != "max") {
-		return errors.New("--chunking, --name and --timing go with --exec")
+	if f.exec == "" && (len(f.chunkings) > 0 || f.name != "" || f.timing != "max" || f.golden != "") {
+		return errors.New("--chunking, --name, --timing and --golden go with --exec")
 	}
 	for _, c := range f.chunkings {
 		if _, err := replay.ParseChunking(c); err != nil {
@@ -475,12 +475,19 @@ func replayExec(ctx context.Context, in replayInput, f replayFlags, command, nam
 	if len(chunkings) == 0 {
 		chunkings = replay.DefaultChunkings()
 	}
-	if in.goldDir == "" {
-		return fail(fmt.Errorf("--exec compares with golden/%s: it needs a fixture directory (promote the capture first)", replay.ExecGolden(name)))
+	switch {
+	case f.golden != "":
+		res.Golden = f.golden
+	case in.goldDir == "":
+		return fail(fmt.Errorf("--exec compares with golden/%s: it needs a fixture directory (promote the capture first) or --golden FILE", replay.ExecGolden(name)))
+	default:
+		res.Golden = filepath.Join(in.goldDir, replay.ExecGolden(name))
 	}
-	res.Golden = filepath.Join(in.goldDir, replay.ExecGolden(name))
 	opts := replay.ExecOptions{Command: command, Timing: timing, Settle: f.settle}
 	hint := fmt.Sprintf("evcap replay %s --exec %s --name %s --update", in.path, shellQuote(command), name)
+	if f.golden != "" {
+		hint = fmt.Sprintf("evcap replay %s --exec %s --golden %s --update", in.path, shellQuote(command), f.golden)
+	}
 	check := fmt.Sprintf("exec %s → golden/%s", name, replay.ExecGolden(name))
 	if f.update {
 		var first *replay.Driven
@@ -502,6 +509,9 @@ func replayExec(ctx context.Context, in replayInput, f replayFlags, command, nam
 			res.Status = "mismatch"
 			res.Error = "not updated: the chunkings disagree or the command failed"
 			return res
+		}
+		if in.goldDir == "" || f.golden != "" {
+			return writeReplayGolden(res, first.Output)
 		}
 		if err := os.MkdirAll(in.goldDir, 0o755); err != nil {
 			return fail(err)
