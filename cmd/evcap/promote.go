@@ -45,12 +45,22 @@ CMD's stdout when fed the fixture's native stdout, exactly as
 evcap replay FIXTURE --exec 'CMD' --update writes it, so that evcap replay
 checks your program against the fixture from then on.`,
 		Example: `  evcap promote capture.jsonl --name tools-partial
+  cat capture.jsonl | evcap promote - --name tools
   evcap promote capture.jsonl --name dup-text --dir fixtures/testdata --minimize
   evcap promote capture.jsonl --name tools --exec 'node bridge.js' --exec-name bridge`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := func(err error) error { return &exitError{code: 2, err: err} }
-			clean, findings, err := sanitizeForPromote(args[0], &paths)
+			src := args[0]
+			if src == "-" {
+				tmp, err := spoolStdin(s.in)
+				if err != nil {
+					return bad(err)
+				}
+				defer os.Remove(tmp)
+				src = tmp
+			}
+			clean, findings, err := sanitizeForPromote(src, &paths)
 			if clean != "" {
 				defer os.Remove(clean)
 			}
