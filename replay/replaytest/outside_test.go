@@ -82,7 +82,8 @@ func goldens(t *testing.T, dir string) map[string]string {
 
 // TestOutsideModule drives the outside module's own tests:
 //   - go test ./... passes (its render package defines -update itself:
-//     no "flag redefined" panic), and so does go test ./render -update;
+//     no "flag redefined" panic), and go test ./render -update rewrites
+//     that package's goldens through its own flag;
 //   - EVCAP_UPDATE=1 go test ./... rewrites stale goldens in every
 //     package, wrap included, which defines no flag and imports nothing
 //     of evcap;
@@ -104,8 +105,16 @@ func TestOutsideModule(t *testing.T) {
 	if out, err := goTest(t, dir, nil, "./..."); err != nil {
 		t.Fatalf("go test ./... in the outside module: %v\n%s", err, out)
 	}
+	// The render package's own -update flag rewrites its goldens.
+	stale := filepath.Join(dir, "render", "testdata", "claude-tools.transcript.golden")
+	if err := os.WriteFile(stale, []byte("stale\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if out, err := goTest(t, dir, nil, "./render", "-update"); err != nil || strings.Contains(out, "flag redefined") {
 		t.Fatalf("go test ./render -update: %v\n%s", err, out)
+	}
+	if b, _ := os.ReadFile(stale); string(b) != want["render/testdata/claude-tools.transcript.golden"] {
+		t.Fatalf("go test ./render -update did not rewrite %s:\n%s", stale, b)
 	}
 	for p := range want {
 		if err := os.WriteFile(filepath.Join(dir, p), []byte("stale\n"), 0o644); err != nil {
