@@ -15,6 +15,7 @@ import (
 	"github.com/evcap/evcap/internal/lines"
 	"github.com/evcap/evcap/normalize/detect"
 	"github.com/evcap/evcap/render/legacy"
+	"github.com/evcap/evcap/source"
 	"github.com/spf13/cobra"
 	"github.com/tidwall/gjson"
 )
@@ -198,7 +199,7 @@ func openNative(s streams, name string) (*nativeInput, error) {
 		return nil, fmt.Errorf("read %s: %w", name, err)
 	}
 	rest := io.MultiReader(bytes.NewReader(first), br)
-	if isCaptureLine(bytes.TrimRight(first, "\r\n")) {
+	if source.IsCaptureLine(bytes.TrimRight(first, "\r\n")) {
 		in.isCapture = true
 		in.env = envelope.NewReader(rest, name, envelope.ReaderOptions{})
 	} else {
@@ -223,15 +224,6 @@ func openNative(s streams, name string) (*nativeInput, error) {
 	return in, nil
 }
 
-// isCaptureLine reports whether line is an evcap capture record: a JSON
-// object with schemaVersion and stage, which no agent CLI prints.
-func isCaptureLine(line []byte) bool {
-	if !gjson.ValidBytes(line) {
-		return false
-	}
-	v := gjson.ParseBytes(line)
-	return v.IsObject() && v.Get("schemaVersion").Exists() && v.Get("stage").Exists()
-}
 
 func (in *nativeInput) close() { in.closeFn() }
 
@@ -291,37 +283,10 @@ func (in *nativeInput) read() (int64, []byte, error) {
 	}
 }
 
-// chooseProvider settles which normalizer reads the input. flag is "auto"
-// or a provider name already checked against the table. An explicit name
-// that contradicts the capture's provider or the detected format is an error,
-// as is auto on input nobody's format fits.
+// chooseProvider settles which normalizer reads the input (see
+// source.Choose). flag is "auto" or a provider name already checked
+// against the table.
 func (in *nativeInput) chooseProvider(flag string) (string, error) {
-	_, known := normalizers()[in.capProvider]
-	if flag != "auto" {
-		if in.detectedOK && in.detected.Provider != flag {
-			return "", fmt.Errorf("%s looks like %s output (%s), not %s; use --provider %s or auto",
-				in.name, in.detected.Provider, in.detected.Format, flag, in.detected.Provider)
-		}
-		if known && in.capProvider != flag {
-			return "", fmt.Errorf("%s is a capture of %s, not %s; use --provider %s or auto",
-				in.name, in.capProvider, flag, in.capProvider)
-		}
-		return flag, nil
-	}
-	if known {
-		if in.detectedOK && in.detected.Provider != in.capProvider {
-			return "", fmt.Errorf("%s says provider %s but its native lines look like %s (%s); use --provider to choose",
-				in.name, in.capProvider, in.detected.Provider, in.detected.Format)
-		}
-		return in.capProvider, nil
-	}
-	if in.detectedOK {
-		return in.detected.Provider, nil
-	}
-	what := "its first lines fit no provider's format"
-	if len(in.ahead) == 0 {
-		what = "it has no native lines"
-	}
-	return "", fmt.Errorf("cannot tell which agent CLI wrote %s: %s; name it with --provider (%s)",
-		in.name, what, strings.Join(providerNames(), ", "))
+	return source.Choose(source.Evidence{Name: in.name, Recorded: in.capProvider,
+		Detected: in.detected, DetectedOK: in.detectedOK, NativeLines: len(in.ahead)}, flag, providerNames())
 }
