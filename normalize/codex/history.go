@@ -36,7 +36,8 @@ import (
 //	event_msg/token_count                usage updated (total_token_usage, cumulative)
 //	event_msg/error                      error failed (fatal; the turn's result is then failed)
 //	event_msg/stream_error               retry updated ("Reconnecting... n/m") or error failed (not fatal)
-//	event_msg/task_complete              result completed (text = last_agent_message) or failed after an error
+//	event_msg/task_complete              result completed (text = last_agent_message), or error failed (fatal)
+//	                                     and result failed when it carries the error that ended the turn
 //	event_msg/turn_aborted               result failed, subtype "aborted"
 //	end with a turn still open           result failed, subtype "incomplete"
 //	turn_context, world_state, token_usage_record, other event_msg
@@ -146,10 +147,24 @@ func (n *HistoryNormalizer) Line(ref int64, line []byte) []event.Event {
 		r := &event.Result{Subtype: "success", Text: p.Get("last_agent_message").String(),
 			DurationMs: p.Get("duration_ms").Int()}
 		ph := event.PhaseCompleted
+		var out []event.Event
+		if e := p.Get("error"); e.Exists() && e.Type != gjson.Null {
+			// A turn that failed (a 401, a dead connection) completes
+			// with the error that ended it.
+			msg := e.Get("message").String()
+			if !n.turnErr {
+				out = append(out, event.Event{Kind: event.KindError, Phase: event.PhaseFailed, Cause: cause,
+					Error: &event.Error{Type: "turn_failed", Message: msg, Fatal: true}})
+			}
+			n.turnErr = true
+			if r.Text == "" {
+				r.Text = msg
+			}
+		}
 		if n.turnErr {
 			r.Subtype, r.IsError, ph = "error", true, event.PhaseFailed
 		}
-		return []event.Event{{Kind: event.KindResult, Phase: ph, Result: r, Cause: cause}}
+		return append(out, event.Event{Kind: event.KindResult, Phase: ph, Result: r, Cause: cause})
 	case "event_msg/turn_aborted":
 		n.turnOpen, n.terminal = false, true
 		return []event.Event{{Kind: event.KindResult, Phase: event.PhaseFailed, Cause: cause,
