@@ -88,7 +88,7 @@ func TestReplayExecProviders(t *testing.T) {
 			}
 			for _, cmd := range []string{node, python} {
 				if code, out, errs := replayRun(t, "replay", dir, "--exec", cmd, "--name", "render",
-					"--chunking", "whole", "--chunking", "line", "--chunking", "byte", "--chunking", "random:1"); code != 0 {
+					"--chunking", "whole", "--chunking", "line", "--chunking", "random:1"); code != 0 {
 					t.Errorf("%s: exit %d\n%s%s", cmd, code, out, errs)
 				}
 			}
