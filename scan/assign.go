@@ -17,28 +17,47 @@ import (
 // JSON that did not parse, and as key and value of parsed JSON, see
 // credentialPair), --name value and --name=value.
 
-// assignRe finds NAME<sep>value in text. The value may be quoted; the
-// characters that end it are those that end a shell word or a JSON string.
-var assignRe = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.-]{0,80})["']?[ \t]*(?:=|:[ \t]*)[ \t]*["']?([^\s"'&,;<>{}()\[\]\\` + "`" + `]{8,})`)
+// assignRe finds NAME<sep> in text; the value after the separator is
+// taken by assignValue. Names cannot hold the separators, so successive
+// matches never swallow the next assignment ("for: PGPASSWORD=…" is two).
+var assignRe = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.-]{0,80})["']?[ \t]*[=:]`)
 
 // flagRe finds --name value and --name=value.
-var flagRe = regexp.MustCompile(`--([A-Za-z][A-Za-z0-9_-]{1,60})(?:=|[ \t]+)["']?([^\s"'&,;<>{}()\[\]\\` + "`" + `]{8,})`)
+var flagRe = regexp.MustCompile(`--([A-Za-z][A-Za-z0-9_-]{1,60})(?:=|[ \t]+)`)
+
+// valueEnd are the bytes that end a value: what ends a shell word or a
+// JSON string.
+const valueEnd = " \t\r\n\"'&,;<>{}()[]\\`"
+
+// assignValue returns the span of the value that starts at i (after
+// spaces and an opening quote).
+func assignValue(text string, i int) (int, int) {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '"' || text[i] == '\'') {
+		i++
+	}
+	j := i
+	for j < len(text) && !strings.ContainsRune(valueEnd, rune(text[j])) {
+		j++
+	}
+	return i, j
+}
 
 // credentialAssignments returns the value spans of credential assignments
 // in text.
 func credentialAssignments(text string) [][2]int {
 	var out [][2]int
-	for _, m := range assignRe.FindAllStringSubmatchIndex(text, -1) {
-		if m[2] > 0 && isIdent(text[m[2]-1]) {
-			continue
-		}
-		if credentialName(text[m[2]:m[3]]) && machineMade(text[m[4]:m[5]]) {
-			out = append(out, [2]int{m[4], m[5]})
-		}
-	}
-	for _, m := range flagRe.FindAllStringSubmatchIndex(text, -1) {
-		if credentialName(text[m[2]:m[3]]) && machineMade(text[m[4]:m[5]]) {
-			out = append(out, [2]int{m[4], m[5]})
+	for _, re := range []*regexp.Regexp{assignRe, flagRe} {
+		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+			if re == assignRe && m[2] > 0 && isIdent(text[m[2]-1]) {
+				continue
+			}
+			if !credentialName(text[m[2]:m[3]]) {
+				continue
+			}
+			s, e := assignValue(text, m[1])
+			if e-s >= 8 && machineMade(text[s:e]) {
+				out = append(out, [2]int{s, e})
+			}
 		}
 	}
 	return out

@@ -36,6 +36,10 @@ const (
 	RuleProviderKey = "provider-key"
 	// RuleSlackWebhook is a Slack incoming-webhook URL.
 	RuleSlackWebhook = "slack-webhook"
+	// RuleRemnant is a run of key characters glued to a redaction token:
+	// what is left when a redactor replaced only part of a secret (one
+	// part of a key split across deltas).
+	RuleRemnant = "redaction-remnant"
 	// RulePathOtherHome is a home directory of any user
 	// (/home/NAME/, /Users/NAME/, C:\Users\NAME\).
 	RulePathOtherHome = "path-home-any"
@@ -142,7 +146,19 @@ func builtinRules() []rule {
 			ok: func(t string, m []int) bool { return !placeholder(t[m[2]:m[3]]) && entropy(t[m[2]:m[3]]) >= 3 }},
 		{id: redact.RuleURLPassword, re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@"'<>]*:([^\s/@"'<>]+)@`), group: 1,
 			ok: func(t string, m []int) bool { return !placeholder(t[m[2]:m[3]]) }},
+		// user:password@host without a readable scheme (a redactor may have
+		// mangled "://…"), for passwords that look generated.
+		{id: redact.RuleURLPassword, re: regexp.MustCompile(`[A-Za-z0-9_.>-]:([A-Za-z0-9%._~+!*-]{8,})@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::[0-9]{2,5})?(?:[/\s"'?]|$)`), group: 1,
+			ok: func(t string, m []int) bool { return machineMade(t[m[2]:m[3]]) }},
 	}
+	remnantOK := func(t string, m []int) bool {
+		v := t[m[2]:m[3]]
+		return entropy(v) >= 3 && strings.ContainsAny(v, "0123456789") && !placeholder(v)
+	}
+	rs = append(rs,
+		rule{id: RuleRemnant, re: regexp.MustCompile(`\[REDACTED:[a-z0-9-]+\]([A-Za-z0-9_+/=-]{10,})`), group: 1, ok: remnantOK},
+		rule{id: RuleRemnant, re: regexp.MustCompile(`([A-Za-z0-9+/]{10,})\[REDACTED:[a-z0-9-]+\]`), group: 1, ok: remnantOK},
+	)
 	for _, p := range providerKeys {
 		rs = append(rs, rule{id: RuleProviderKey, re: regexp.MustCompile(p), ok: bounded(0)})
 	}

@@ -75,6 +75,8 @@ func TestFindsWhatAReaderSees(t *testing.T) {
 		{"pem body after redacted begin", rec(1, "native_in", "stderr", jsonString("[REDACTED:private-key-block]")) + "\n" +
 			strings.Join(strings.Split(strings.TrimSpace(pemBody), "\n"), "\n"+rec(2, "native_in", "stderr", "")[:0]), redact.RulePrivateKey, "key-body", "body lines that follow a redacted BEGIN line"},
 		{"env dump", rec(1, "native_in", "user", `{"content":`+jsonString("HOME=/x\nPGPASSWORD=Qx7"+"vT2mLp9sKw4\n")+`}`), scan.RuleCredential, "", "an env var naming a credential"},
+		{"assignment after a colon", rec(1, "native_in", "message", `{"content":`+jsonString("the value you asked for: PGPASSWORD=Qx7"+"vT2mLp9sKw4 (keep it)")+`}`), scan.RuleCredential, "", "one assignment must not hide the next"},
+		{"remnant", claudeDelta(1, 0, "key: [REDACTED:anthropic-key]") + "\n" + claudeDelta(2, 0, "Zq7Kx2mLp9sKw4Rt5Yb8") + "\n", scan.RuleRemnant, "deltas", "the part of a key a redactor left behind a token"},
 		{"npmrc", rec(1, "native_in", "user", `{"content":`+jsonString("//registry.npmjs.org/:_authToken=8f2c1a4e-5b6d-4c3e-9a7f-1e2d3c4b5a69")+`}`), scan.RuleNPMAuth, "", "an .npmrc auth token"},
 		{"url password", rec(1, "native_in", "user", `{"content":`+jsonString("redis://:s3cr"+"etPw9x@cache:6379/0")+`}`), redact.RuleURLPassword, "", "a URL password with an empty user"},
 	}

@@ -1,0 +1,5 @@
+//go:build race
+
+package planted_test
+
+const raceEnabled = true
