@@ -47,12 +47,22 @@ func busIgnoreReason(typ string) string {
 	return ""
 }
 
-// bus handles one /event payload {"id","type","properties"}.
+// bus handles one /event payload {"id","type","properties"}. Events of a
+// child session (a subagent) are marked as its work.
 func (n *Normalizer) bus(refs []int64, v gjson.Result) []event.Event {
+	p := v.Get("properties")
+	sid := p.Get("sessionID").String()
+	if sid == "" && v.Get("type").String() == "session.created" {
+		sid = p.Get("info.id").String()
+	}
+	return n.nestChild(sid, n.busEvent(refs, v))
+}
+
+func (n *Normalizer) busEvent(refs []int64, v gjson.Result) []event.Event {
 	typ := v.Get("type").String()
 	p := v.Get("properties")
 	sid := p.Get("sessionID").String()
-	if sid != "" {
+	if sid != "" && n.children[sid] == nil {
 		n.turn.sessionID = sid
 	}
 	switch typ {
@@ -73,6 +83,9 @@ func (n *Normalizer) bus(refs []int64, v gjson.Result) []event.Event {
 		return n.fatalError(refs, sid, p.Get("error"))
 	case "session.created":
 		info := p.Get("info")
+		if info.Get("parentID").String() != "" {
+			return n.childCreated(refs, info)
+		}
 		if sid == "" {
 			sid = info.Get("id").String()
 		}
@@ -132,6 +145,7 @@ func (n *Normalizer) partUpdated(refs []int64, sid string, part gjson.Result) []
 		if id != "" {
 			n.partKind[id] = partInfo{kind: event.KindTool}
 		}
+		n.noteTask(sid, part)
 		return n.toolPart(refs, sid, part)
 	case "step-start":
 		return nil
@@ -165,8 +179,8 @@ func (n *Normalizer) partUpdated(refs []int64, sid string, part gjson.Result) []
 		ev := base
 		ev.Phase = event.PhaseCompleted
 		ev.Text = part.Get("text").String()
-		if kind == event.KindText {
-			n.turn.lastText = ev.Text
+		if kind == event.KindText && n.children[sid] == nil {
+			n.turn.lastText = ev.Text // a subagent's text is not the answer
 		}
 		out = append(out, ev)
 	}
@@ -228,6 +242,10 @@ func (n *Normalizer) sessionStatus(refs []int64, sid string, st gjson.Result) []
 	case "busy", "idle":
 		out := []event.Event{{Kind: event.KindStatus, Phase: event.PhaseUpdated, SessionID: sid,
 			Status: typ, NativeType: "session.status/" + typ, Cause: refs}}
+		if typ == "idle" && n.children[sid] != nil {
+			// A subagent is done; the run goes on in its parent.
+			return append(out, n.childIdle(refs, sid)...)
+		}
 		if typ == "idle" && n.turn.active {
 			out = append(out, n.result(refs)...)
 		}

@@ -43,7 +43,19 @@
 //	session.error              error failed, fatal
 //	permission.asked/updated   permission started
 //	permission.replied         permission completed
-//	session.created            init completed (session id, opencode version)
+//	session.created            init completed (session id, opencode version); for a
+//	                           child session (info.parentID set): agent started
+//
+// A subagent (the task tool) runs as a child session on the same bus. Its
+// session.created is tied to the oldest task call of its parent session not
+// tied yet (the task part's state.metadata.sessionId, which names the child
+// later, confirms or corrects it), and every event of the child session
+// carries that call as ParentToolCallID and the child as Agent (id = child
+// session id, name = the task's subagent_type or the "(@name subagent)" of
+// the child's title). The child's session.status idle gives an agent
+// completed event, not the run's result; the child's text is never the
+// result text, though its tokens, cost and steps count in the run's sums.
+// `opencode run --format json` prints only the parent session.
 //
 // A provider behind opencode that resends the whole text so far in every
 // message.part.delta (cumulative snapshots) is read with

@@ -29,6 +29,10 @@ type Normalizer struct {
 	sseRefs []int64
 
 	turn turnState
+	// children holds the child sessions (subagents) by session id; tasks
+	// the task tool calls that start them (see child.go).
+	children map[string]*child
+	tasks    []*taskCall
 	// resulted is set once any result was emitted.
 	resulted bool
 
@@ -93,6 +97,7 @@ func NewWithOptions(o Options) *Normalizer {
 		tools:      map[string]string{},
 		cumulative: o.CumulativeDeltas,
 		snapshots:  map[string]map[string]string{},
+		children:   map[string]*child{},
 	}
 }
 

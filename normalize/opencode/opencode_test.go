@@ -22,7 +22,7 @@ const corpus = "../../testdata/corpus/opencode"
 func inputs(t testing.TB) []string {
 	t.Helper()
 	var files []string
-	for _, pat := range []string{corpus + "/*.stdout.jsonl", corpus + "/*.sse.txt", "testdata/synthetic-*"} {
+	for _, pat := range []string{corpus + "/*.stdout.jsonl", corpus + "/*.sse.txt", "testdata/synthetic-*", extraDir + "/*.stdout.jsonl", extraDir + "/*.sse.txt"} {
 		m, err := filepath.Glob(pat)
 		if err != nil {
 			t.Fatal(err)
