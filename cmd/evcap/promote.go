@@ -60,7 +60,7 @@ checks your program against the fixture from then on.`,
 				defer os.Remove(tmp)
 				src = tmp
 			}
-			clean, findings, err := sanitizeForPromote(src, &paths)
+			clean, findings, err := sanitizeForPromote(src, args[0], &paths)
 			if clean != "" {
 				defer os.Remove(clean)
 			}
@@ -160,9 +160,11 @@ func goldenList(dir string) string {
 }
 
 // sanitizeForPromote writes the sanitized form of the capture at path to a
-// temporary file and scans it. It returns the temporary file (to be removed
-// by the caller) and what the scan still finds.
-func sanitizeForPromote(path string, paths *machinePaths) (string, []scan.Finding, error) {
+// temporary file and scans it; name is what messages and findings call
+// the capture (path, or "-" for a copy of standard input). It returns the
+// temporary file (to be removed by the caller) and what the scan still
+// finds.
+func sanitizeForPromote(path, name string, paths *machinePaths) (string, []scan.Finding, error) {
 	home, project, fallback, tmp, cfg, err := paths.resolve()
 	if err != nil {
 		return "", nil, err
@@ -177,12 +179,12 @@ func sanitizeForPromote(path string, paths *machinePaths) (string, []scan.Findin
 		return "", nil, err
 	}
 	opts := sanitize.Options{Home: home, Project: project, DefaultProject: fallback, Temp: tmp, Config: cfg}
-	_, err = sanitize.Sanitize(in, path, out, opts)
+	_, err = sanitize.Sanitize(in, name, out, opts)
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return out.Name(), nil, fmt.Errorf("sanitize %s: %w", path, err)
+		return out.Name(), nil, fmt.Errorf("sanitize %s: %w", name, err)
 	}
 	f, err := os.Open(out.Name())
 	if err != nil {
@@ -193,7 +195,7 @@ func sanitizeForPromote(path string, paths *machinePaths) (string, []scan.Findin
 	if err != nil {
 		return out.Name(), nil, err
 	}
-	findings, err := sc.Read(f, path, scan.KindCapture)
+	findings, err := sc.Read(f, name, scan.KindCapture)
 	return out.Name(), findings, err
 }
 
