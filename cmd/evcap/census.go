@@ -5,8 +5,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -15,11 +20,19 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// The values of census --fail-on-unknown.
+const (
+	failOnTypes  = "types"  // exit 1 on unknown native types
+	failOnFields = "fields" // exit 1 on unknown fields of known types
+	failOnAll    = "all"    // exit 1 on either
+)
+
 func newCensusCmd(s streams) *cobra.Command {
-	var asJSON, failOnUnknown bool
+	var asJSON bool
+	var failOn, provider string
 	var cliVersions []string
 	cmd := &cobra.Command{
-		Use:   "census [--json] [--fail-on-unknown] [--cli-version [PROVIDER=]VERSION] FILE...",
+		Use:   "census [--json] [--fail-on-unknown[=types|fields|all]] [--provider auto|PROVIDER] [--cli-version [PROVIDER=]VERSION] FILE|DIR...",
 		Short: "Report which native event types and fields the normalizers handle, ignore or do not know",
 		Long: `census is the drift report: it runs each file through its provider's
 normalizer and counts, per provider and CLI version, every native event type
@@ -29,26 +42,50 @@ also lists the fields present in the input that the normalizer has never seen
 for that type. Run it on the output of a new CLI version before trusting it.
 
 FILEs are raw CLI output or evcap captures (their native_in records), as for
-evcap normalize; the provider of each file is told the same way. The CLI
-version is the one the stream reports (Claude Code's system/init, opencode's
-session.created), else the cliVersion of a capture's capture.start record,
-else --cli-version (PROVIDER=VERSION for one provider, a bare VERSION for
-any), else "unknown". Files of the same provider and version are
-counted together.
+evcap normalize. A DIR is searched recursively for *.jsonl, *.ndjson and
+*.sse.txt files; those whose provider cannot be told (request logs, other
+JSON) are skipped and counted on stderr, while a FILE named on the command
+line that cannot be read or told is an error (exit 2). The provider is the
+capture's, or is told from the first lines; --provider names it for input
+that cannot be told (and refuses input that plainly is another provider's).
+The CLI version is the one the stream reports (Claude Code's system/init,
+opencode's session.created), else the cliVersion of a capture's capture.start
+record, else --cli-version (PROVIDER=VERSION for one provider, a bare VERSION
+for any), else "unknown". Files of the same provider and version are counted
+together.
 
-With --fail-on-unknown the exit status is 1 when any type or field is unknown,
-and each is named on stderr with the place it was first seen. --json prints
-the report as one JSON document with a fixed key order and sorting.`,
+--fail-on-unknown makes census a CI gate: exit status 1 when something
+unknown was seen, each such type or field named on stderr with the place it
+was first seen. Its value says what fails: "types" (the default when the flag
+is given bare; a CLI upgrade that only added a field passes), "fields"
+(unknown fields of known types), or "all" (either). --json prints the report
+as one JSON document with a fixed key order and sorting.`,
 		Example: `  evcap census testdata/corpus/claude/*.stdout.jsonl
-  evcap census --cli-version codex=0.172.0 --fail-on-unknown codex-new.jsonl gemini-new.jsonl
-  evcap census --json captures/*.jsonl | jq '.groups[].types[] | select(.disposition=="unknown")'`,
+  evcap census --fail-on-unknown testdata/corpus        # a CI gate over a tree of captures
+  evcap census --cli-version codex=0.172.0 --fail-on-unknown=all codex-new.jsonl gemini-new.jsonl
+  evcap census --provider codex old-codex-run.jsonl
+  evcap census --json captures/ | jq '.groups[].types[] | select(.disposition=="unknown")'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			switch failOn {
+			case "", failOnTypes, failOnFields, failOnAll:
+			default:
+				return &exitError{code: 2, err: fmt.Errorf("--fail-on-unknown=%s: want types, fields or all", failOn)}
+			}
+			if provider != "auto" {
+				if _, err := newNormalizer(provider); err != nil {
+					return &exitError{code: 2, err: fmt.Errorf("--provider: %w", err)}
+				}
+			}
 			versions, err := parseCLIVersions(cliVersions)
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
-			rep, err := runCensus(cmd.Context(), s, args, versions)
+			inputs, err := censusInputs(args)
+			if err != nil {
+				return &exitError{code: 2, err: err}
+			}
+			rep, err := runCensus(cmd.Context(), s, inputs, censusOptions{cliVersions: versions, provider: provider})
 			if err != nil {
 				return err
 			}
@@ -66,8 +103,12 @@ the report as one JSON document with a fixed key order and sorting.`,
 			if err := out.Flush(); err != nil {
 				return fmt.Errorf("write census: %w", err)
 			}
-			if failOnUnknown && rep.UnknownTypes+rep.UnknownFields > 0 {
-				for _, msg := range rep.unknownList() {
+			if len(rep.Skipped) > 0 {
+				fmt.Fprintf(s.err, "evcap: census: skipped %d file(s) found in directories that no provider's output fits (first: %s)\n",
+					len(rep.Skipped), escapeControls(rep.Skipped[0]))
+			}
+			if msgs := rep.failures(failOn); len(msgs) > 0 {
+				for _, msg := range msgs {
 					fmt.Fprintln(s.err, "evcap: census:", msg)
 				}
 				return &exitError{code: 1, err: fmt.Errorf("census: %d unknown type(s), %d unknown field(s)",
@@ -77,9 +118,60 @@ the report as one JSON document with a fixed key order and sorting.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
-	cmd.Flags().BoolVar(&failOnUnknown, "fail-on-unknown", false, "exit 1 when any native type or field is unknown")
+	cmd.Flags().StringVar(&failOn, "fail-on-unknown", "", "exit 1 when something is unknown: types (the default when given bare), fields or all")
+	cmd.Flags().Lookup("fail-on-unknown").NoOptDefVal = failOnTypes
+	cmd.Flags().StringVar(&provider, "provider", "auto", "provider of input that cannot be told: auto, "+strings.Join(providerNames(), ", "))
 	cmd.Flags().StringSliceVar(&cliVersions, "cli-version", nil, "CLI version for files whose stream and capture do not say: VERSION for all, or PROVIDER=VERSION (repeatable)")
 	return cmd
+}
+
+// censusInput is one file to count; inTree is true for a file found by
+// searching a directory, which is skipped rather than an error when no
+// provider's output fits it.
+type censusInput struct {
+	name   string
+	inTree bool
+}
+
+// censusExts are the names a directory search takes: raw output and
+// captures (.jsonl, .ndjson) and raw opencode SSE (.sse.txt).
+var censusExts = []string{".jsonl", ".ndjson", ".sse.txt"}
+
+// censusInputs expands the arguments: a directory becomes the files under
+// it with a census extension, in lexical order; anything else is taken as
+// a file ("-" is standard input).
+func censusInputs(args []string) ([]censusInput, error) {
+	var out []censusInput
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if a == "-" || err != nil || !st.IsDir() {
+			out = append(out, censusInput{name: a})
+			continue
+		}
+		n := len(out)
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() && slices.ContainsFunc(censusExts, func(x string) bool { return strings.HasSuffix(d.Name(), x) }) {
+				out = append(out, censusInput{name: p, inTree: true})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("search %s: %w", a, err)
+		}
+		if len(out) == n {
+			return nil, fmt.Errorf("%s: no %s files in this directory tree", a, strings.Join(censusExts, ", "))
+		}
+	}
+	return out, nil
+}
+
+// censusOptions are the settings of one census.
+type censusOptions struct {
+	cliVersions map[string]string
+	provider    string // "auto" or a provider name
 }
 
 // parseCLIVersions reads the --cli-version values: PROVIDER=VERSION for
@@ -109,6 +201,9 @@ type censusReport struct {
 	// UnknownFields the distinct unknown (type, field) pairs.
 	UnknownTypes  int `json:"unknownTypes"`
 	UnknownFields int `json:"unknownFields"`
+	// Skipped lists the files found in directories that no provider's
+	// output fits (they are not counted).
+	Skipped []string `json:"skipped,omitempty"`
 }
 
 // censusGroup is the count of one provider at one CLI version.
@@ -151,13 +246,20 @@ type typeKey struct {
 
 type groupKey struct{ provider, version string }
 
-// runCensus reads every file and builds the report. A file that cannot be
-// opened or whose provider cannot be told stops the census (exit 2): a
-// report that silently skipped a file would understate the drift.
-func runCensus(ctx context.Context, s streams, names []string, cliVersions map[string]string) (*censusReport, error) {
+// runCensus reads every input and builds the report. A file named on the
+// command line that cannot be opened or whose provider cannot be told stops
+// the census (exit 2): a report that silently skipped it would understate
+// the drift. Files found in a directory that no provider fits are listed in
+// Skipped instead.
+func runCensus(ctx context.Context, s streams, inputs []censusInput, o censusOptions) (*censusReport, error) {
 	groups := map[groupKey]*censusGroup{}
-	for _, name := range names {
-		g, version, err := censusFile(ctx, s, name, cliVersions)
+	var skipped []string
+	for _, input := range inputs {
+		g, version, err := censusFile(ctx, s, input.name, o)
+		if errors.Is(err, errNoProvider) && input.inTree {
+			skipped = append(skipped, input.name)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -169,8 +271,11 @@ func runCensus(ctx context.Context, s streams, names []string, cliVersions map[s
 		}
 		into.merge(g)
 	}
+	if len(groups) == 0 {
+		return nil, &exitError{code: 2, err: fmt.Errorf("census: none of the %d file(s) is the output of an agent CLI evcap knows", len(inputs))}
+	}
 
-	rep := &censusReport{Groups: []*censusGroup{}}
+	rep := &censusReport{Groups: []*censusGroup{}, Skipped: skipped}
 	for _, g := range groups {
 		g.finish()
 		rep.Groups = append(rep.Groups, g)
@@ -195,15 +300,15 @@ func runCensus(ctx context.Context, s streams, names []string, cliVersions map[s
 // classifying it, because classification can depend on what earlier lines
 // established (opencode remembers which messages are the user's), and takes
 // the CLI version from the first init event that carries one.
-func censusFile(ctx context.Context, s streams, name string, cliVersions map[string]string) (*censusGroup, string, error) {
+func censusFile(ctx context.Context, s streams, name string, o censusOptions) (*censusGroup, string, error) {
 	in, err := openNative(s, name)
 	if err != nil {
 		return nil, "", &exitError{code: 2, err: err}
 	}
 	defer in.close()
-	provider, err := in.chooseProvider("auto")
+	provider, err := in.chooseProvider(o.provider)
 	if err != nil {
-		return nil, "", &exitError{code: 2, err: err}
+		return nil, "", &exitError{code: 2, err: noProviderError{err}}
 	}
 	n, err := newNormalizer(provider)
 	if err != nil {
@@ -241,13 +346,22 @@ func censusFile(ctx context.Context, s streams, name string, cliVersions map[str
 		version = streamVersion
 	case in.cliVersion != "":
 		version = in.cliVersion
-	case cliVersions[provider] != "":
-		version = cliVersions[provider]
-	case cliVersions[""] != "":
-		version = cliVersions[""]
+	case o.cliVersions[provider] != "":
+		version = o.cliVersions[provider]
+	case o.cliVersions[""] != "":
+		version = o.cliVersions[""]
 	}
 	return g, version, nil
 }
+
+// errNoProvider marks a file whose provider could not be told.
+var errNoProvider = errors.New("no provider")
+
+// noProviderError is chooseProvider's error, marked as errNoProvider.
+type noProviderError struct{ err error }
+
+func (e noProviderError) Error() string   { return e.err.Error() }
+func (e noProviderError) Unwrap() []error { return []error{e.err, errNoProvider} }
 
 // place is where a line is: a line number in raw input, a sequence number
 // in a capture. It is only formatted for unknown types and fields.
@@ -345,13 +459,22 @@ func (g *censusGroup) sortedTypes() []*censusType {
 
 // unknownList names every unknown type and field, one message each, in
 // report order.
-func (r *censusReport) unknownList() []string {
+func (r *censusReport) unknownList() []string { return r.failures(failOnAll) }
+
+// failures names the unknown types and fields that --fail-on-unknown=failOn
+// fails on (none for ""), one message each, in report order.
+func (r *censusReport) failures(failOn string) []string {
+	types := failOn == failOnTypes || failOn == failOnAll
+	fields := failOn == failOnFields || failOn == failOnAll
 	var msgs []string
 	for _, g := range r.Groups {
 		for _, t := range g.Types {
-			if t.Disposition == event.DispositionUnknown {
+			if types && t.Disposition == event.DispositionUnknown {
 				msgs = append(msgs, fmt.Sprintf("%s %s: unknown type %s (%d, first at %s)",
 					g.Provider, g.CLIVersion, escapeControls(t.NativeType), t.Count, t.FirstSeen))
+			}
+			if !fields {
+				continue
 			}
 			for _, f := range t.UnknownFields {
 				msgs = append(msgs, fmt.Sprintf("%s %s: unknown field %s of %s (%d, first at %s)",

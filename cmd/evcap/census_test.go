@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -17,7 +18,11 @@ import (
 func TestCensusCorpus(t *testing.T) {
 	files := corpustest.NativeFiles(t)
 	var stderr bytes.Buffer
-	rep, err := runCensus(context.Background(), streams{in: strings.NewReader(""), out: &bytes.Buffer{}, err: &stderr}, files, nil)
+	var inputs []censusInput
+	for _, f := range files {
+		inputs = append(inputs, censusInput{name: f})
+	}
+	rep, err := runCensus(context.Background(), streams{in: strings.NewReader(""), out: &bytes.Buffer{}, err: &stderr}, inputs, censusOptions{provider: "auto"})
 	if err != nil {
 		t.Fatalf("census: %v (stderr %q)", err, stderr.String())
 	}
@@ -82,4 +87,33 @@ func countLines(t *testing.T, path string) int64 {
 		n++
 	}
 	return n
+}
+
+// TestCensusOlderCodexTree is census as a CI gate over a directory tree:
+// the recordings of codex 0.20-0.45 (three protocols) have no unknown type
+// or field, and the request logs beside them are skipped, not counted.
+func TestCensusOlderCodexTree(t *testing.T) {
+	out, errOut, code := runEvcap(t, nil, "census", "--json", "--fail-on-unknown=all", "../../testdata/corpus-extra/codex")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	var rep censusReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	files := 0
+	for _, g := range rep.Groups {
+		if g.Provider != "codex" {
+			t.Errorf("group of %s in a codex tree", g.Provider)
+		}
+		files += len(g.Files)
+	}
+	if files < 30 || len(rep.Skipped) < 30 {
+		t.Errorf("counted %d files and skipped %d; want the 30 recordings counted and their request logs skipped", files, len(rep.Skipped))
+	}
+	for _, s := range rep.Skipped {
+		if !strings.HasSuffix(s, ".requests.jsonl") {
+			t.Errorf("skipped %s, which is agent output", s)
+		}
+	}
 }
