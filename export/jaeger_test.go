@@ -116,8 +116,8 @@ type jaegerSpan struct {
 	} `json:"tags"`
 }
 
-// getTrace polls the query API until the trace has want spans (ingestion
-// is asynchronous) or 20 s pass.
+// getTrace polls the query API until the trace has want spans and its
+// root (ingestion is asynchronous, and the root is sent last) or 20 s pass.
 func (j *jaeger) getTrace(t *testing.T, id string, want int) jaegerTrace {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
@@ -132,7 +132,7 @@ func (j *jaeger) getTrace(t *testing.T, id string, want int) jaegerTrace {
 			resp.Body.Close()
 			if err == nil && len(body.Data) == 1 {
 				last = body.Data[0]
-				if len(last.Spans) >= want {
+				if len(last.Spans) >= want && hasRoot(last) {
 					return last
 				}
 			}
@@ -142,6 +142,15 @@ func (j *jaeger) getTrace(t *testing.T, id string, want int) jaegerTrace {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+func hasRoot(tr jaegerTrace) bool {
+	for _, sp := range tr.Spans {
+		if len(sp.References) == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func tag(sp jaegerSpan, key string) (any, bool) {

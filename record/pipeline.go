@@ -306,6 +306,12 @@ func (p *pipeline) open() {
 		return
 	}
 	p.sink = sk
+	if p.opts.Observer != nil {
+		sk.observe = p.opts.Observer.Observe
+		if sk.clock == nil {
+			sk.clock = time.Now
+		}
+	}
 	if p.opts.Redactor != nil {
 		p.ord.lr = newLineRedactor(p.opts.Redactor, p.opts)
 	}
@@ -538,6 +544,9 @@ func (p *pipeline) finish() {
 	}
 	if p.sink.late > 0 {
 		p.note("%d normalized or legacy records held text the line redaction had missed and were redacted again; evcap normalize of this capture differs from them", p.sink.late)
+	}
+	if p.opts.Observer != nil {
+		p.notes = append(p.notes, p.opts.Observer.Notes()...)
 	}
 	notes := append(p.exit.notes, p.notes...)
 	end := endPayload{

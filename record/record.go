@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/redact"
 )
@@ -34,6 +35,17 @@ const (
 type Renderer interface {
 	Render(e event.Event) error
 	Close() error
+}
+
+// Observer watches a recording from inside the pipeline. Observe is called
+// for every record right after it was written, on the pipeline's own
+// goroutine, so it must return at once (hand work to a bounded queue) and
+// must not keep rec or its slices after it returns. Notes is asked once,
+// just before capture.end is written; what it returns goes into that
+// record's notes.
+type Observer interface {
+	Observe(rec *envelope.Record)
+	Notes() []string
 }
 
 // Options configure a recording. The zero value records to a new file in
@@ -94,6 +106,11 @@ type Options struct {
 	// block and 4 MiB of held lines.
 	Lookahead int
 	MaxHeld   int
+
+	// Observer, when set, sees every record as it is written (after
+	// redaction) and adds notes to capture.end; evcap record --otlp
+	// exports spans through it while the run goes on.
+	Observer Observer
 
 	DrainTimeout time.Duration
 	QueueBytes   int

@@ -31,6 +31,11 @@ type sink struct {
 	// (see normalized).
 	late int
 	err  error
+	// observe, when set, sees every record after it was written (see
+	// Options.Observer); clock stamps records written without a time.
+	observe func(*envelope.Record)
+	id      string
+	clock   func() time.Time
 }
 
 // openSink writes the capture to out (the -o file, already open) or, when
@@ -57,6 +62,8 @@ func openSink(out *os.File, dir, provider string, now time.Time, red *redact.Red
 		path:     path,
 		provider: provider,
 		red:      red,
+		id:       id,
+		clock:    clock,
 	}, nil
 }
 
@@ -65,12 +72,19 @@ func openSink(out *os.File, dir, provider string, now time.Time, red *redact.Red
 func (s *sink) write(stage envelope.Stage, eventType string, payload []byte, ledger []envelope.Redaction, cause []int64, at time.Time) int64 {
 	rec := envelope.Record{Provider: s.provider, SessionID: s.session, Stage: stage,
 		EventType: eventType, Payload: payload, Redactions: ledger, Cause: cause}
+	if at.IsZero() && s.observe != nil && s.clock != nil {
+		at = s.clock()
+	}
 	if !at.IsZero() {
 		rec.Timestamp = envelope.FormatTimestamp(at)
 	}
 	seq, err := s.w.Write(&rec)
 	if err != nil && s.err == nil {
 		s.err = err
+	}
+	if s.observe != nil && err == nil {
+		rec.SchemaVersion, rec.CaptureID, rec.Sequence = envelope.SchemaVersion, s.id, seq
+		s.observe(&rec)
 	}
 	return seq
 }
