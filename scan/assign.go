@@ -152,7 +152,7 @@ func machineMade(v string) bool {
 	if len(v) < 8 || len(v) > 4096 || placeholder(v) {
 		return false
 	}
-	if v[0] == '/' || v[0] == '.' || v[0] == '~' || strings.Contains(v, "://") || isPseudonym(v) {
+	if v[0] == '/' || v[0] == '.' || v[0] == '~' || strings.Contains(v, "://") || strings.HasPrefix(v, "arn:") || isPseudonym(v) {
 		return false
 	}
 	var lower, upper, digit, other bool
