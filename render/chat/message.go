@@ -53,6 +53,7 @@ type Message struct {
 	// each call's nesting (0 for the main agent's).
 	toolLine  map[string]string
 	toolDepth map[string]int
+	toolName  map[string]string // name of every tool call seen, shown or not
 
 	answer   []*textBlock // text written since the last tool call
 	lastText string       // the answer before the last tool call, as a fallback
@@ -70,7 +71,7 @@ func New(opts Options) *Message {
 	if opts.MaxSummary <= 0 {
 		opts.MaxSummary = DefaultMaxSummary
 	}
-	return &Message{opts: opts, tools: map[string]bool{}, toolLine: map[string]string{}, toolDepth: map[string]int{}}
+	return &Message{opts: opts, tools: map[string]bool{}, toolLine: map[string]string{}, toolDepth: map[string]int{}, toolName: map[string]string{}}
 }
 
 // Handle takes one event that happened at at and returns the operations due
@@ -87,6 +88,9 @@ func (m *Message) Handle(at time.Time, e event.Event) []Op {
 	}
 	switch e.Kind {
 	case event.KindTool:
+		if e.Tool != nil && e.ToolCallID != "" && e.Tool.Name != "" {
+			m.toolName[e.ToolCallID] = oneLine(e.Tool.Name)
+		}
 		if status, ok := m.toolStatus(e); ok {
 			if e.ParentToolCallID == "" {
 				m.endAnswer()
@@ -222,7 +226,16 @@ func (m *Message) nested(e event.Event, status string) string {
 	line := status
 	if p := e.ParentToolCallID; p != "" {
 		depth = m.toolDepth[p] + 1
-		line = m.toolLine[p] + "\n" + strings.Repeat("  ", depth-1) + "↳ " + status
+		parent := m.toolLine[p]
+		if parent == "" && m.toolName[p] != "" {
+			// The call that started the subagent was not shown yet (its
+			// summary comes later): its name stands for it.
+			parent = toolicon.For(m.toolName[p]) + " " + m.toolName[p]
+		}
+		line = strings.Repeat("  ", depth-1) + "↳ " + status
+		if parent != "" {
+			line = parent + "\n" + line
+		}
 	}
 	if e.Kind == event.KindTool && e.ToolCallID != "" {
 		m.toolLine[e.ToolCallID], m.toolDepth[e.ToolCallID] = line, depth

@@ -45,9 +45,13 @@ func (r *Renderer) tool(e event.Event) {
 		}
 	} else {
 		if r.tools[e.ToolCallID] || (summary == "" && e.Phase != event.PhaseCompleted) {
+			if !r.tools[e.ToolCallID] {
+				r.unshown[e.ToolCallID] = event.Tool{Name: e.Tool.Name, Summary: e.Tool.Summary}
+			}
 			return
 		}
 		r.tools[e.ToolCallID] = true
+		delete(r.unshown, e.ToolCallID)
 	}
 	name := oneLine(e.Tool.Name)
 	if name == "" {

@@ -63,6 +63,7 @@ func (r *Renderer) agent(e event.Event) {
 	key := e.ParentToolCallID + "\x00" + a.ID
 	switch e.Phase {
 	case event.PhaseStarted:
+		r.parentFirst(e.ParentToolCallID)
 		msg := "⤷ " + name
 		if d := oneLine(a.Description); d != "" {
 			msg += ": " + d
@@ -83,6 +84,22 @@ func (r *Renderer) agent(e event.Event) {
 		}
 		r.line("⤶ "+name+" "+st, r.styles.ok)
 	}
+}
+
+// parentFirst prints the tool call that started a subagent, at its own
+// level, when the subagent starts before that call was printed (its
+// summary comes later: Claude's partial messages, opencode's task part).
+func (r *Renderer) parentFirst(id string) {
+	t, ok := r.unshown[id]
+	if !ok || r.tools[id] {
+		return
+	}
+	d := r.depth
+	r.closeBlock()
+	r.depth = r.toolDepth[id]
+	r.tool(event.Event{Kind: event.KindTool, Phase: event.PhaseCompleted, ToolCallID: id, Tool: &t})
+	r.closeBlock()
+	r.depth = d
 }
 
 // hook prints a hook's outcome when it ends.

@@ -77,6 +77,8 @@ type Renderer struct {
 	depth     int
 	toolDepth map[string]int
 	agentDone map[string]bool
+	// unshown holds the tool of each call seen but not printed yet.
+	unshown map[string]event.Tool
 
 	usage        event.Usage            // running totals
 	perCall      map[string]event.Usage // latest usage per model call (message id)
@@ -98,6 +100,7 @@ func New(w io.Writer, opts Options) *Renderer {
 		perCall:   map[string]event.Usage{},
 		toolDepth: map[string]int{},
 		agentDone: map[string]bool{},
+		unshown:   map[string]event.Tool{},
 	}
 }
 
