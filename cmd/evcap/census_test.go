@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/internal/corpustest"
+	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
 )
 
 // TestCensusCorpus runs the census over every native stream of the real CLI
@@ -116,4 +120,122 @@ func TestCensusOlderCodexTree(t *testing.T) {
 			t.Errorf("skipped %s, which is agent output", s)
 		}
 	}
+}
+
+// TestConformanceSuite runs every normalizer over the stream samples other
+// projects published (testdata/conformance/<provider>/, sources in
+// SOURCES.md): each is told as its directory's provider, has no unknown
+// native type, and gives one tool call per tool call in its raw lines and
+// the final text the raw lines carry.
+func TestConformanceSuite(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/conformance/*/*.jsonl")
+	if len(files) < 4 {
+		t.Fatalf("only %d conformance samples", len(files))
+	}
+	for _, file := range files {
+		provider := filepath.Base(filepath.Dir(file))
+		t.Run(provider+"/"+filepath.Base(file), func(t *testing.T) {
+			_, errOut, code := runEvcap(t, nil, "census", "--fail-on-unknown=types", file)
+			if code != 0 {
+				t.Errorf("census --fail-on-unknown=types: exit %d\n%s", code, errOut)
+			}
+			s := streams{in: strings.NewReader(""), out: &bytes.Buffer{}, err: &bytes.Buffer{}}
+			in, err := openNative(s, file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.close()
+			got, err := in.chooseProvider("auto")
+			if err != nil || got != provider {
+				t.Fatalf("told as %q (%v), want %s", got, err, provider)
+			}
+			n, _ := newNormalizer(provider)
+			wantCalls, wantFinal := conformanceExpect(t, provider, file)
+			var calls []string
+			var final string
+			for {
+				ref, line, err := in.next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, e := range n.Line(ref, line) {
+					switch {
+					case e.Kind == event.KindTool && e.Phase == event.PhaseCompleted:
+						calls = append(calls, e.ToolCallID)
+					case e.Kind == event.KindText && e.Phase == event.PhaseCompleted && provider != "claude":
+						final = e.Text
+					case e.Kind == event.KindResult && provider == "claude":
+						final = e.Result.Text
+					case e.Kind == event.KindUnknown:
+						t.Errorf("line %d: unknown event %s", ref, e.NativeType)
+					}
+				}
+			}
+			if len(wantCalls) == 0 {
+				t.Fatal("the sample has no tool call: it tests nothing")
+			}
+			if d := cmp.Diff(wantCalls, calls); d != "" {
+				t.Errorf("tool calls differ from the raw lines (-raw +normalized):\n%s", d)
+			}
+			if wantFinal == "" || final != wantFinal {
+				t.Errorf("final text %q, want %q (from the raw lines)", final, wantFinal)
+			}
+		})
+	}
+}
+
+// conformanceExpect reads a sample's raw lines for the tool call ids, in
+// order, and the final text, the way each provider's format carries them.
+func conformanceExpect(t *testing.T, provider, file string) (calls []string, final string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	add := func(id string) {
+		if !seen[id] {
+			seen[id] = true
+			calls = append(calls, id)
+		}
+	}
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if !gjson.ValidBytes(l) {
+			continue
+		}
+		v := gjson.ParseBytes(l)
+		switch provider {
+		case "claude":
+			if v.Get("type").String() == "assistant" {
+				for _, c := range v.Get("message.content").Array() {
+					if c.Get("type").String() == "tool_use" {
+						add(c.Get("id").String())
+					}
+				}
+			}
+			if v.Get("type").String() == "result" {
+				final = v.Get("result").String()
+			}
+		case "codex":
+			switch v.Get("item.type").String() {
+			case "command_execution", "file_change", "mcp_tool_call", "web_search", "collab_tool_call":
+				add(v.Get("item.id").String())
+			case "agent_message":
+				final = v.Get("item.text").String()
+			}
+		case "opencode":
+			switch v.Get("type").String() {
+			case "tool_use":
+				add(v.Get("part.callID").String())
+			case "text":
+				final = v.Get("part.text").String()
+			}
+		default:
+			t.Fatalf("no expectations for provider %s", provider)
+		}
+	}
+	return calls, final
 }
