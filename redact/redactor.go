@@ -57,6 +57,8 @@ type Redactor struct {
 	// needleBase is the bit of the first path needle in what keywords
 	// finds, or -1 when the needles share pathsBit only.
 	needleBase int
+	// holdLits begin secrets: a Stream holds a tail that holds one.
+	holdLits []holdLit
 }
 
 // New builds a Redactor. It fails only on an invalid Config.
@@ -108,6 +110,7 @@ func New(opts Options) (*Redactor, error) {
 		}
 	}
 	r.keywords = r.buildKeywords()
+	r.holdLits = r.buildHoldLits()
 	return r, nil
 }
 

@@ -1,6 +1,9 @@
 package redact
 
-import "strings"
+import (
+	"bytes"
+	"strings"
+)
 
 // DefaultLookahead is the lookahead of a Stream made with NewStream(0).
 const DefaultLookahead = 1024
@@ -62,22 +65,28 @@ func mapSpans(deltas []string, spans []span, base int) []Chunk {
 	return out
 }
 
-// Stream redacts the deltas of one block as they arrive, holding back
-// deltas until no secret can still be growing across them.
+// Stream redacts the deltas of one block as they arrive, holding back only
+// what could still be part of a secret.
 //
-// A delta is released once at least Lookahead bytes of text follow it and
-// no secret found so far crosses its end. Released text is final: the
-// bytes of a secret are replaced in every delta it touches, as with Chunks.
-// The last Lookahead bytes of released text stay as context, so rules that
-// look at what comes before a value ("password=", "Authorization: Bearer")
-// still work after their prefix was released.
+// After each Push, the deltas that end before the hold point are released
+// at once. The hold point is the earliest of: the start of a secret found
+// so far that reaches the end of the text (it may still grow), the start
+// of a literal that begins a secret ("sk-ant-", "ghp_", "AKIA", "eyJ",
+// "-----BEGIN", a machine path, or a prefix of one of them) in the
+// trailing token, the start of a secret that some rule would find if the
+// text went on with random key characters (a value after "password=" that
+// is still too short), and a trailing base64 run long enough to be
+// decoded. Text whose tail starts no secret is released with its delta.
 //
-// Memory bound: the held deltas plus the context, that is about
-// 2 × Lookahead + the longest delta + the longest secret that is still
-// open (a PEM private key block holds the stream until its END line or
-// Flush). A secret is recognised in time only if the shortest text that
-// identifies it (for instance "sk-ant-" and twenty more bytes) fits in
-// Lookahead bytes; all built-in rules need far less than the default.
+// Released text is final: the bytes of a secret are replaced in every delta
+// it touches, as with Chunks, and Push then Flush gives what Chunks gives
+// for the same deltas. The last Lookahead bytes of released text stay as
+// context, so rules that look at what comes before a value still work after
+// their prefix was released.
+//
+// Memory bound: the held deltas plus the context: about Lookahead + the
+// longest delta + the longest secret that is still open (a PEM private key
+// block holds the stream until its END line, Cut or Flush).
 type Stream struct {
 	r         *Redactor
 	lookahead int
@@ -88,6 +97,11 @@ type Stream struct {
 	// the deltas already released; its bytes lead the held text.
 	carry     int
 	carryRule string
+	// open is the rule of a secret cut by Cut before it ended: the text
+	// that continues it is replaced until the secret's shape ends.
+	open string
+	// cuts counts Cut calls that redacted a possible secret.
+	cuts int
 }
 
 // NewStream starts the stream of one block. lookahead ≤ 0 means
@@ -104,23 +118,41 @@ func (r *Redactor) NewStream(lookahead int) *Stream {
 func (s *Stream) Push(delta string) []Chunk {
 	s.held = append(s.held, delta)
 	s.heldLen += len(delta)
-	return s.release(false)
+	return s.release(false, false)
 }
 
 // Flush ends the block and returns every delta still held.
 func (s *Stream) Flush() []Chunk {
-	return s.release(true)
+	return s.release(true, false)
 }
+
+// Cut releases every delta still held without ending the block, for a
+// caller that cannot hold more (sanitize's MaxHeld). What is held back is
+// held because it could be the start of a secret: it is replaced as one
+// (a secret still open is replaced to the end of what arrived), and the
+// text that continues it in later deltas is replaced too, until the
+// secret's shape ends (the END line of a private key block; otherwise the
+// first byte that cannot be part of a key). So no piece of a secret split
+// at a cut is released, at the price of redacting a little non-secret text
+// when the held tail was not one.
+func (s *Stream) Cut() []Chunk {
+	return s.release(true, true)
+}
+
+// Cuts reports how many Cut calls redacted a tail that could have been
+// the start of a secret.
+func (s *Stream) Cuts() int { return s.cuts }
 
 // Held reports how many deltas and bytes are waiting.
 func (s *Stream) Held() (deltas, bytes int) { return len(s.held), s.heldLen }
 
-func (s *Stream) release(all bool) []Chunk {
+func (s *Stream) release(all, cut bool) []Chunk {
 	if len(s.held) == 0 {
 		return nil
 	}
 	window := s.ctx + strings.Join(s.held, "")
-	spans := s.r.findSpans([]byte(window))
+	w := []byte(window)
+	spans := s.r.findSpans(w)
 	// Spans that lie wholly in the context were dealt with when that text
 	// was released; the carried rest of a released secret is known already.
 	base := len(s.ctx)
@@ -128,25 +160,63 @@ func (s *Stream) release(all bool) []Chunk {
 	if s.carry > 0 {
 		kept = append(kept, span{start: base, end: base + s.carry, rule: s.carryRule})
 	}
+	if s.open != "" {
+		if n, done := continuation(w[base:], s.open); n > 0 || done {
+			if n > 0 {
+				kept = append(kept, span{start: base, end: base + n, rule: s.open, repl: redactedToken(s.open)})
+			}
+			if done {
+				s.open = ""
+			}
+		}
+	}
 	for _, sp := range spans {
 		if sp.end > base+s.carry {
 			kept = append(kept, sp)
 		}
 	}
+	kept = resolve(kept)
 	n := len(s.held)
+	hold, holdRule := len(w), ""
+	if !all || cut {
+		hold, holdRule = s.r.holdPoint(w, base, kept)
+	}
 	if !all {
-		// A delta is final when enough text follows it and any secret that
-		// crosses its end is complete too (followed by enough text).
-		limit := len(window) - s.lookahead
 		n = 0
 		end := base
 		for _, d := range s.held {
 			end += len(d)
-			if end > limit || crossesOpen(kept, end, limit) {
+			if end > hold {
 				break
 			}
 			n++
 		}
+	}
+	if cut && hold < len(w) {
+		// Replace the tail that could start a secret, and what continues it.
+		covered := false
+		for _, sp := range kept {
+			if sp.start <= hold && sp.end >= len(w) {
+				covered = true
+				if s.open == "" {
+					s.open = sp.rule
+				}
+			}
+		}
+		if !covered {
+			var out []span
+			for _, sp := range kept {
+				if sp.end <= hold {
+					out = append(out, sp)
+				} else if sp.start < hold {
+					sp.end = hold
+					out = append(out, sp)
+				}
+			}
+			kept = append(out, span{start: hold, end: len(w), rule: holdRule, repl: redactedToken(holdRule)})
+			s.open = holdRule
+		}
+		s.cuts++
 	}
 	if n == 0 {
 		return nil
@@ -168,15 +238,203 @@ func (s *Stream) release(all bool) []Chunk {
 			}
 		}
 	}
+	if all && !cut {
+		s.open = ""
+	}
 	return done
 }
 
-// crossesOpen reports a span that crosses at and may still grow.
-func crossesOpen(spans []span, at, limit int) bool {
-	for _, sp := range spans {
-		if sp.start < at && at < sp.end && sp.end > limit {
-			return true
+// continuation measures the text at the start of t that continues a
+// secret of rule cut off before it ended, and whether it ended in t.
+func continuation(t []byte, rule string) (int, bool) {
+	if rule == RulePrivateKey || rule == "private-key" {
+		end := []byte("-----END")
+		k := bytes.Index(t, end)
+		if k < 0 {
+			return len(t), false
+		}
+		e := k + len(end)
+		if j := bytes.Index(t[e:], []byte("-----")); j >= 0 {
+			return e + j + 5, true
+		}
+		return len(t), false
+	}
+	i := 0
+	for i < len(t) && isKeyByte(t[i]) {
+		i++
+	}
+	return i, i < len(t)
+}
+
+// isKeyByte is what a key's characters are drawn from.
+func isKeyByte(c byte) bool {
+	return isAlnum(c) || c == '_' || c == '-' || c == '+' || c == '/' || c == '=' || c == '.' || c == '~'
+}
+
+// probes continue a text with random-looking key characters, to learn
+// whether a rule would find a secret that starts in the text.
+var probes = [][]byte{
+	[]byte("Qz7xK2mP9vL4nR8tB3wY6cJ5hF1dG0sAQz7xK2mP9vL4nR8tB3wY6cJ5hF1dG0sAQz7xK2mP9vL4nR8tB3wY6cJ5hF1dG0sAQz7xK2mP9vL4nR8tB3wY6cJ5hF1dG0sA"),
+	[]byte("QZ7XK2MP3VL4NR6TB3WY6CJ5HF2DG7SA"),
+	[]byte("Qz7xK2mP9vL4nR8t@h"), // a password in a URL needs its "@"
+}
+
+// probeReach is how far back from the end a probe looks for the start of
+// a secret.
+const probeReach = 256
+
+// holdPoint returns where the text that could still be part of a secret
+// starts in w (len(w) when nothing needs holding), and the rule it could
+// belong to. Only positions at or after base matter.
+func (r *Redactor) holdPoint(w []byte, base int, spans []span) (int, string) {
+	hold, rule := len(w), ""
+	set := func(p int, id string) {
+		if p < hold {
+			hold, rule = max(p, base), id
 		}
 	}
-	return false
+	for _, sp := range spans {
+		if sp.end >= len(w) {
+			set(sp.start, sp.rule)
+		}
+	}
+	// The trailing token: a literal that starts a secret in it, or a
+	// prefix of one at its end.
+	ts := len(w)
+	for ts > 0 && ts > len(w)-probeReach && isKeyByte(w[ts-1]) {
+		ts--
+	}
+	if tok := w[ts:]; len(tok) > 0 {
+		// Secrets start at a word boundary (the rules' left edge), so a
+		// literal inside a word ("fine" ends with the "e" of "eyJ") starts
+		// none.
+		for _, hl := range r.holdLits {
+			if p := lastIndexLit(tok, hl); p >= 0 && leftBoundary(w, ts+p) {
+				set(ts+p, hl.rule)
+			}
+			for l := min(len(hl.text)-1, len(tok)); l >= hl.minPrefix; l-- {
+				if equalLit(tok[len(tok)-l:], hl.text[:l], hl.fold) && leftBoundary(w, len(w)-l) {
+					set(len(w)-l, hl.rule)
+					break
+				}
+			}
+		}
+		if len(tok) >= minB64Run {
+			set(ts, RuleBase64Blob)
+		}
+	}
+	if !r.disabled[RulePathHome] {
+		if k := winHomePrefix(w); k >= 0 {
+			set(k, RulePathHome)
+		}
+	}
+	// A private key header still arriving ("-----BEGIN RSA PRIVATE KE").
+	if k := bytes.LastIndex(w[max(0, len(w)-probeReach):], []byte("-----BEGIN")); k >= 0 {
+		k += max(0, len(w)-probeReach)
+		if bytes.IndexByte(w[k:], '\n') < 0 && bytes.Count(w[k:], []byte("-----")) < 2 && !r.disabled[RulePrivateKey] {
+			set(k, RulePrivateKey)
+		}
+	}
+	if k := len(w) - 1; k >= base && w[k] == '%' || k >= 1 && w[k-1] == '%' {
+		set(max(k-1, 0), "percent-encoded")
+	}
+	// Secrets a rule would find if the text went on.
+	tail := max(0, len(w)-probeReach)
+	if len(w) > base {
+		for _, pr := range probes {
+			t := append(append(make([]byte, 0, len(w)-tail+len(pr)), w[tail:]...), pr...)
+			for _, sp := range r.findSpans(t) {
+				if sp.start < len(w)-tail && sp.end > len(w)-tail {
+					set(tail+sp.start, sp.rule)
+				}
+			}
+		}
+	}
+	return hold, rule
+}
+
+// holdLit is a literal that begins a secret, for holdPoint.
+type holdLit struct {
+	text      []byte
+	fold      bool
+	minPrefix int
+	rule      string
+}
+
+func equalLit(a, b []byte, fold bool) bool {
+	if fold {
+		return bytes.EqualFold(a, b)
+	}
+	return bytes.Equal(a, b)
+}
+
+func lastIndexLit(s []byte, hl holdLit) int {
+	if !hl.fold {
+		return bytes.LastIndex(s, hl.text)
+	}
+	for i := len(s) - len(hl.text); i >= 0; i-- {
+		if bytes.EqualFold(s[i:i+len(hl.text)], hl.text) {
+			return i
+		}
+	}
+	return -1
+}
+
+// buildHoldLits lists the literals that begin a secret: the keywords of
+// rules whose whole match is the secret, the start of a private key block,
+// the machine paths and home directory forms, and the literals of upstream
+// rules that are not of the keyword-context shape.
+func (r *Redactor) buildHoldLits() []holdLit {
+	var out []holdLit
+	for _, ru := range r.rules {
+		switch {
+		case ru.id == RulePrivateKey:
+			out = append(out, holdLit{text: []byte("-----BEGIN"), minPrefix: 1, rule: ru.id})
+		case !ru.upstream && ru.group == 0 && ru.scan == nil:
+			for _, k := range ru.keywords {
+				out = append(out, holdLit{text: k, fold: ru.fold, minPrefix: 1, rule: ru.id})
+			}
+		case ru.upstream && ru.anchored == nil:
+			for _, l := range ru.required {
+				if len(l) >= 3 {
+					out = append(out, holdLit{text: l, fold: true, minPrefix: 2, rule: ru.id})
+				}
+			}
+		}
+	}
+	for _, n := range r.paths {
+		out = append(out, holdLit{text: n.text, minPrefix: 1, rule: n.rule})
+	}
+	if !r.disabled[RulePathHome] {
+		for _, h := range homeNeedles {
+			out = append(out, holdLit{text: []byte(h), fold: true, minPrefix: 2, rule: RulePathHome})
+		}
+	}
+	return out
+}
+
+// winHomePrefix returns where a Windows home directory may be starting at
+// the end of w ("C", "C:", "C:\\Us", "C:/Users"), or -1.
+func winHomePrefix(w []byte) int {
+	for k := 1; k <= 10 && k <= len(w); k++ {
+		p := len(w) - k
+		if !isAlpha(w[p]) || p > 0 && isIdentByte(w[p-1]) {
+			continue
+		}
+		rest := w[p+1:]
+		if len(rest) == 0 {
+			return p
+		}
+		if rest[0] != ':' {
+			continue
+		}
+		rest = rest[1:]
+		for len(rest) > 0 && (rest[0] == '\\' || rest[0] == '/') {
+			rest = rest[1:]
+		}
+		if len(rest) <= 5 && hasPrefixFold([]byte("users"), string(rest)) {
+			return p
+		}
+	}
+	return -1
 }

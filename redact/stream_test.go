@@ -181,7 +181,14 @@ func checkStream(t *testing.T, r *Redactor, b block, want []Chunk) {
 		}
 		got = append(got, s.Flush()...)
 		if !slices.EqualFunc(got, want, func(x, y Chunk) bool { return x.Text == y.Text && equalFindings(x.Findings, y.Findings) }) {
-			t.Errorf("%s: Stream(lookahead %d) differs from Chunks", b.name, look)
+			for k := range min(len(got), len(want)) {
+				if got[k].Text != want[k].Text || !equalFindings(got[k].Findings, want[k].Findings) {
+					t.Errorf("%s: Stream(lookahead %d) differs from Chunks at delta %d\n in: %q\ngot: %q %v\nwant: %q %v", b.name, look, k,
+						b.deltas[max(0, k-2):min(len(b.deltas), k+2)], chunkTexts(got[max(0, k-2):min(len(got), k+2)]), got[k].Findings,
+						chunkTexts(want[max(0, k-2):min(len(want), k+2)]), want[k].Findings)
+					break
+				}
+			}
 		}
 	}
 }
@@ -255,4 +262,12 @@ func TestChunksSplitFakeSecrets(t *testing.T) {
 		}
 	}
 	t.Logf("split cases: %d (every rule, 2-4 deltas)", cases)
+}
+
+func chunkTexts(cs []Chunk) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Text
+	}
+	return out
 }

@@ -28,6 +28,10 @@ type hole struct {
 	origLen int      // length of the delta before redaction
 	done    bool
 	chunk   redact.Chunk
+	// line marks a text line (stderr, a non-JSON stdout line) fed to its
+	// stream's block with its newline, so that a secret spanning lines (a
+	// private key block) is found; its chunk is the line's new text.
+	line bool
 }
 
 type blockStream struct {
@@ -63,9 +67,38 @@ func (bs *blockStream) fill(chunks []redact.Chunk) {
 	hs := bs.holes[:len(chunks)]
 	for i, c := range chunks {
 		hs[i].chunk, hs[i].done = c, true
+		if hs[i].line {
+			lineChunk(hs[i])
+		}
 	}
-	spread(hs)
+	if len(hs) > 0 && !hs[0].line {
+		spread(hs)
+	}
 	bs.holes = bs.holes[len(chunks):]
+}
+
+// lineChunk turns a text line's chunk back into the line: its newline
+// dropped, and a line whose every byte was part of a secret (the body of a
+// private key block) replaced by the token of the secret's rule.
+func lineChunk(h *hole) {
+	t := strings.TrimSuffix(h.chunk.Text, "\n")
+	if t == "" && h.origLen > 1 && len(h.chunk.Findings) > 0 {
+		t = "[REDACTED:" + h.chunk.Findings[0].Rule + "]"
+	}
+	h.chunk.Text = t
+}
+
+// cut releases every delta of the block at key without ending it (see
+// redact.Stream.Cut) and reports whether the stream redacted a tail that
+// could have started a secret.
+func (b *blocks) cut(key string) bool {
+	bs := b.open[key]
+	if bs == nil {
+		return false
+	}
+	before := bs.s.Cuts()
+	bs.fill(bs.s.Cut())
+	return bs.s.Cuts() > before
 }
 
 // spread keeps every delta that had text non-empty: redact puts the whole

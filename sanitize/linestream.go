@@ -21,7 +21,13 @@ type LineOptions struct {
 type RedactedLine struct {
 	Line   []byte
 	Ledger []envelope.Redaction
+	// Stderr marks a line that came in through PushStderr.
+	Stderr bool
 }
+
+// maxStreamedLine is the longest text line fed to its stream's block; a
+// longer one ends the block and is redacted on its own.
+const maxStreamedLine = 64 << 10
 
 // LineRedactor redacts the native lines of one agent stream as they
 // arrive, with the same block rules as Sanitize: each streamed delta
@@ -54,11 +60,13 @@ type LineRedactor struct {
 	held    int
 	maxHeld int
 	early   int
+	partial int
 	out     []RedactedLine
 }
 
 type lineItem struct {
 	json   bool
+	stderr bool
 	body   []byte
 	owned  bool // body is not the caller's slice
 	ledger []envelope.Redaction
@@ -76,17 +84,34 @@ func NewLineRedactor(r *redact.Redactor, opts LineOptions) *LineRedactor {
 	return lr
 }
 
-// Push takes the next line (without its newline) and returns the lines
-// that are now final, in order: possibly none, possibly several, possibly
-// including this one. The returned slice and the lines in it stay valid
-// until the next call; line itself may be reused by the caller as soon as
-// Push returns.
+// Push takes the next stdout line (without its newline) and returns the
+// lines that are now final, in order: possibly none, possibly several,
+// possibly including this one. The returned slice and the lines in it stay
+// valid until the next call; line itself may be reused by the caller as
+// soon as Push returns.
+//
+// A line that is not JSON is text: it joins the stdout text block with its
+// newline, so a secret that spans lines (a private key block printed
+// line by line) is held until it ends and then replaced in every line.
 func (lr *LineRedactor) Push(line []byte) []RedactedLine {
+	return lr.push(line, false)
+}
+
+// PushStderr takes the next stderr line. Stderr lines are text and form
+// their own block, as non-JSON stdout lines do; they keep their place in
+// the order of all lines pushed, so a stderr line waits behind a held
+// stdout line (and the other way round). Released stderr lines have
+// RedactedLine.Stderr set.
+func (lr *LineRedactor) PushStderr(line []byte) []RedactedLine {
+	return lr.push(line, true)
+}
+
+func (lr *LineRedactor) push(line []byte, stderr bool) []RedactedLine {
 	lr.out = lr.out[:0]
-	it := &lineItem{body: line, size: len(line) + 64}
+	it := &lineItem{body: line, size: len(line) + 64, stderr: stderr}
 	var d delta
 	var findings []redact.Finding
-	if len(line) > 0 && (line[0] == '{' || line[0] == '[') {
+	if !stderr && len(line) > 0 && (line[0] == '{' || line[0] == '[') {
 		// The redactor validates as it walks: no second pass over a long
 		// line to learn whether it is JSON.
 		if out, f, err := lr.red.JSON(line); err == nil {
@@ -94,8 +119,17 @@ func (lr *LineRedactor) Push(line []byte) []RedactedLine {
 			d = lr.blocks.observe(envelope.StageNativeIn, kindJSON, "", line)
 		}
 	}
+	textKey := "text|stdout"
+	if stderr {
+		textKey = "text|stderr"
+	}
 	if !it.json {
-		it.body, findings = lr.red.Text(line)
+		if len(line) <= maxStreamedLine {
+			d = delta{key: textKey, text: string(line) + "\n", isDelt: true}
+		} else {
+			lr.blocks.flush(textKey)
+			it.body, findings = lr.red.Text(line)
+		}
 	}
 	for _, e := range d.ends {
 		lr.blocks.flush(e)
@@ -106,7 +140,7 @@ func (lr *LineRedactor) Push(line []byte) []RedactedLine {
 		if len(findings) > 0 {
 			dptr = pointer(d.path)
 		}
-		it.hole = &hole{key: d.key, path: d.path, origLen: len(d.text)}
+		it.hole = &hole{key: d.key, path: d.path, origLen: len(d.text), line: !it.json}
 	}
 	for _, f := range findings {
 		if d.isDelt && f.Pointer == dptr {
@@ -145,9 +179,16 @@ func (lr *LineRedactor) Held() (lines, bytes int) {
 	return len(lr.queue), bytes
 }
 
-// EarlyFlushes counts blocks ended before their end because MaxHeld was
-// reached.
+// EarlyFlushes counts the times a block was released in parts because
+// MaxHeld was reached. Such a release (redact.Stream.Cut) does not end the
+// block: text held because it could start a secret is replaced as one, and
+// what continues it in later lines is replaced too (PartialRedactions).
 func (lr *LineRedactor) EarlyFlushes() int { return lr.early }
+
+// PartialRedactions counts the early releases that replaced held text
+// because it could have been the start of a secret; some of it may have
+// been ordinary text.
+func (lr *LineRedactor) PartialRedactions() int { return lr.partial }
 
 func (lr *LineRedactor) entry(json bool, rule, ptr string, count, n int) envelope.Redaction {
 	if !json {
@@ -165,7 +206,9 @@ func (lr *LineRedactor) emit() {
 				return
 			}
 			lr.early++
-			lr.blocks.flush(head.hole.key)
+			if lr.blocks.cut(head.hole.key) {
+				lr.partial++
+			}
 		}
 		lr.queue[0] = nil
 		lr.queue = lr.queue[1:]
@@ -178,10 +221,16 @@ func (lr *LineRedactor) emit() {
 func (lr *LineRedactor) finish(it *lineItem) RedactedLine {
 	h := it.hole
 	if h == nil {
-		return RedactedLine{Line: it.body, Ledger: it.ledger}
+		return RedactedLine{Line: it.body, Ledger: it.ledger, Stderr: it.stderr}
 	}
 	for _, f := range h.chunk.Findings {
 		it.ledger = append(it.ledger, lr.entry(it.json, f.Rule, pointer(h.path), f.Count, f.OriginalLength))
+	}
+	if h.line {
+		if len(h.chunk.Findings) > 0 {
+			it.body = []byte(h.chunk.Text)
+		}
+		return RedactedLine{Line: it.body, Ledger: it.ledger, Stderr: it.stderr}
 	}
 	w := &walker{str: func(path []string, v string) (string, bool) {
 		if equalPath(path, h.path) && v != h.chunk.Text {

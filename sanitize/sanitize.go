@@ -68,10 +68,14 @@ type Report struct {
 	Redactions int    // ledger entries added
 	Pseudonyms int    // distinct volatile ids replaced
 	Project    string // the project root used ("" when none)
-	// EarlyFlushes counts blocks ended before their end because MaxHeld
-	// was reached; a secret split across such a boundary may survive in
-	// part (scan will say so).
+	// EarlyFlushes counts the times a block was released in parts because
+	// MaxHeld was reached. The block goes on (redact.Stream.Cut): text held
+	// because it could start a secret is replaced, and so is what continues
+	// it, so a secret split there loses every piece.
 	EarlyFlushes int
+	// PartialRedactions counts the early releases that replaced held text
+	// because it could have started a secret (it may have been ordinary).
+	PartialRedactions int
 	// TornLine is set when the input ended with a torn line, which was
 	// left out.
 	TornLine bool
@@ -315,13 +319,24 @@ func (s *sanitizer) add(rec *envelope.Record) error {
 	}
 
 	d := s.blocks.observe(rec.Stage, kind, marker(prefix), body)
+	textLine := kind == kindText && rec.Stage == envelope.StageNativeIn &&
+		(rec.EventType == envelope.EventStderr || rec.EventType == envelope.EventNonJSON)
+	if textLine && len(body) <= min(maxStreamedLine, s.maxString()) {
+		// A text line joins its stream's text block, with its newline, so
+		// a secret spanning lines (a private key block) is replaced whole.
+		d = delta{key: "text|" + rec.EventType, text: string(body) + "\n", isDelt: true}
+	} else if textLine {
+		s.blocks.flush("text|" + rec.EventType)
+	}
 	for _, e := range d.ends {
 		s.blocks.flush(e)
 	}
 
 	var findings []redact.Finding
-	switch kind {
-	case kindText:
+	switch {
+	case d.isDelt && kind == kindText:
+		// The block's stream redacts the line.
+	case kind == kindText:
 		// TextValue also cuts a string JSON would cut, so the output
 		// passes Scan.
 		out, f := s.red.TextValue(body)
@@ -350,7 +365,7 @@ func (s *sanitizer) add(rec *envelope.Record) error {
 		it.ledger = append(it.ledger, s.entry(kind, f.Rule, f.Pointer, f.Count, f.OriginalLength))
 	}
 	if d.isDelt {
-		it.hole = &hole{key: d.key, path: d.path, origLen: len(d.text)}
+		it.hole = &hole{key: d.key, path: d.path, origLen: len(d.text), line: kind == kindText}
 	}
 	s.queue = append(s.queue, it)
 	s.held += it.size
@@ -377,7 +392,9 @@ func (s *sanitizer) emit() error {
 				return nil
 			}
 			s.rep.EarlyFlushes++
-			s.blocks.flush(head.hole.key)
+			if s.blocks.cut(head.hole.key) {
+				s.rep.PartialRedactions++
+			}
 		}
 		s.queue[0] = nil
 		s.queue = s.queue[1:]
@@ -396,6 +413,9 @@ func (s *sanitizer) finish(it *item) error {
 	if h := it.hole; h != nil {
 		for _, f := range h.chunk.Findings {
 			it.ledger = append(it.ledger, s.entry(it.kind, f.Rule, pointer(h.path), f.Count, f.OriginalLength))
+		}
+		if h.line && len(h.chunk.Findings) > 0 {
+			it.body, it.dirty = []byte(h.chunk.Text), true
 		}
 	}
 	learn := rec.Stage == envelope.StageNativeIn || rec.Stage == envelope.StageMeta
@@ -547,4 +567,18 @@ func (s *sanitizer) envelopeFields(rec *envelope.Record) []envelope.Redaction {
 		}
 	}
 	return ledger
+}
+
+// maxString is the redactor's MaxString as sanitize sees it: text lines
+// longer than it are cut by TextValue, so they do not join a block.
+func (s *sanitizer) maxString() int {
+	switch {
+	case s.opts.Config.MaxString != 0:
+		return s.opts.Config.MaxString
+	case s.opts.MaxString > 0:
+		return s.opts.MaxString
+	case s.opts.MaxString < 0:
+		return maxStreamedLine
+	}
+	return redact.DefaultMaxString
 }
