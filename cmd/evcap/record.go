@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/evcap/evcap/capture"
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/record"
 	"github.com/evcap/evcap/redact"
@@ -31,6 +33,11 @@ type recordOptions struct {
 	sse         string
 	untilIdle   bool
 	drain       time.Duration
+	// shim is the directory of the evcap shim stand-in that runs this
+	// record (hidden --shim DIR): see runShim.
+	shim string
+	// otlp exports spans to this OTLP endpoint as the run goes (--otlp).
+	otlp string
 
 	// cumulativeDeltas reads deltas as cumulative snapshots (--cumulative-deltas).
 	cumulativeDeltas bool
@@ -79,10 +86,16 @@ Instead of running a command, --stdin records a stream piped into evcap and
 	f.BoolVar(&o.untilIdle, "until-idle", false, "with --stdin or --sse: stop when the session goes idle after being busy")
 	f.DurationVar(&o.drain, "drain-timeout", record.DefaultDrainTimeout, "after the child exits, how long to wait for its output pipes to close")
 	f.BoolVar(&o.cumulativeDeltas, "cumulative-deltas", false, cumulativeDeltasHelp)
+	f.StringVar(&o.shim, "shim", "", "run by an evcap shim stand-in in this directory: run the next CMD on PATH after it, transparently, capturing to $"+capture.EnvVar)
+	_ = f.MarkHidden("shim")
+	f.StringVar(&o.otlp, "otlp", "", "also export the run as OpenTelemetry GenAI spans to this OTLP/HTTP endpoint as it goes (never slows the agent)")
 	return cmd
 }
 
 func runRecord(ctx context.Context, s streams, o recordOptions, args []string) error {
+	if o.shim != "" {
+		return runShim(s, o, args)
+	}
 	sources := 0
 	for _, b := range []bool{len(args) > 0, o.stdin, o.sse != ""} {
 		if b {
@@ -153,6 +166,7 @@ func runRecord(ctx context.Context, s streams, o recordOptions, args []string) e
 	signal.Notify(pipe, syscall.SIGPIPE)
 	defer signal.Stop(pipe)
 	opts.Signals = sigs
+	stopExport := startLiveExport(ctx, s, o.otlp, &opts)
 
 	var res record.Result
 	var err error
@@ -170,6 +184,7 @@ func runRecord(ctx context.Context, s streams, o recordOptions, args []string) e
 		}
 		res, err = record.Command(args, opts)
 	}
+	stopExport()
 	if res.Path != "" {
 		how := ""
 		switch {
@@ -225,4 +240,75 @@ func terminalWidth(f *os.File) int {
 		return 0
 	}
 	return int(ws.Col)
+}
+
+// runShim is what an evcap shim stand-in runs: the next real CLI on PATH
+// after the shim directory, recorded with --passthrough and without a word
+// of evcap's own on the terminal, so that the program that launched the
+// stand-in sees what it would see without it: the same bytes on stdout and
+// stderr, the same exit status, and death by the same signal.
+func runShim(s streams, o recordOptions, args []string) error {
+	if len(args) == 0 {
+		return &exitError{code: 2, err: errors.New("record --shim: no command given")}
+	}
+	name := args[0]
+	real, err := shimTarget(name, o.shim, os.Getenv("PATH"))
+	if err != nil {
+		fmt.Fprintf(s.err, "%s: not found\n", name)
+		return &exitError{code: 127}
+	}
+	argv := append([]string{real}, args[1:]...)
+	target := os.Getenv(capture.EnvVar)
+	if target == "" {
+		// Capture is off: become the CLI.
+		err := syscall.Exec(real, append([]string{name}, args[1:]...), os.Environ())
+		return &exitError{code: 126, err: fmt.Errorf("%s: %w", real, err)}
+	}
+	opts := record.Options{
+		Provider:      "auto",
+		NewNormalizer: func(p string) (event.Normalizer, error) { return newNormalizer(p) },
+		Console:       s.err,
+		EvcapVersion:  version,
+		Passthrough:   s.out,
+		Transparent:   true,
+		DrainTimeout:  record.DefaultDrainTimeout,
+	}
+	if st, err := os.Stat(target); (err == nil && st.IsDir()) || strings.HasSuffix(target, "/") {
+		opts.Dir = target
+	} else {
+		opts.Output = target
+	}
+	if os.Getenv(capture.NoRedactEnvVar) != "1" {
+		red, err := newRedactor()
+		if err != nil {
+			// No capture rather than an unredacted one; the CLI still runs.
+			err := syscall.Exec(real, append([]string{name}, args[1:]...), os.Environ())
+			return &exitError{code: 126, err: fmt.Errorf("%s: %w", real, err)}
+		}
+		opts.Redactor = red
+	}
+	if f, ok := s.in.(*os.File); ok {
+		opts.Stdin = f
+		opts.RecordStdin = !isTerminal(f)
+	}
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2)
+	pipe := make(chan os.Signal, 1)
+	signal.Notify(pipe, syscall.SIGPIPE)
+	opts.Signals = sigs
+	res, _ := record.Command(argv, opts)
+	signal.Stop(sigs)
+	signal.Stop(pipe)
+	if res.Signal != "" {
+		// Die the way the CLI died, so the parent sees the same wait status.
+		if sig := unix.SignalNum(res.Signal); sig != 0 {
+			signal.Reset(sig)
+			syscall.Kill(os.Getpid(), sig)
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	if res.ExitCode != 0 {
+		return &exitError{code: res.ExitCode}
+	}
+	return nil
 }
