@@ -23,7 +23,7 @@ func TestOlderCodexRecordings(t *testing.T) {
 		switch {
 		case strings.Contains(file, "experimental-json"):
 			want.Format = detect.FormatExecJSONItemType
-		case version == "0.45.0":
+		case version == "0.44.0", version == "0.45.0":
 			want.Format = detect.FormatExecJSON
 		}
 		seen[want.Format]++
