@@ -204,3 +204,43 @@ func TestStdinRecordedAsNativeOut(t *testing.T) {
 		t.Errorf("records %v, want %v", order, want)
 	}
 }
+
+// TestPermissionAnswerNormalized: the integration's control_response to a
+// can_use_tool request, written to the agent's stdin, becomes the
+// permission's completed event (cause: the native_out record).
+func TestPermissionAnswerNormalized(t *testing.T) {
+	script := `read -r line; echo '{"type":"control_request","request_id":"r1","request":{"subtype":"can_use_tool","tool_name":"Write","input":{"file_path":"notes.md"},"tool_use_id":"toolu_1"}}'; read -r line; echo '{"type":"result","subtype":"success","is_error":false,"result":"ok","session_id":"s1"}'`
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		inW.WriteString(`{"type":"user","message":{"role":"user","content":"write notes"}}` + "\n")
+		time.Sleep(100 * time.Millisecond)
+		inW.WriteString(`{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"allow","updatedInput":{"file_path":"notes.md"}}}}` + "\n")
+		inW.Close()
+	}()
+	out := filepath.Join(t.TempDir(), "c.jsonl")
+	res, err := Command([]string{"sh", "-c", script}, Options{Provider: "claude", NewNormalizer: allNormalizers, Output: out, Stdin: inR, RecordStdin: true})
+	inR.Close()
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("record: %v, exit %d", err, res.ExitCode)
+	}
+	recs := readCapture(t, out)
+	var answer int64
+	var perms []string
+	for _, r := range recs {
+		if r.Stage == envelope.StageNativeOut && r.EventType == "control_response" {
+			answer = r.Sequence
+		}
+		if r.Stage == envelope.StageNormalizedOut && r.EventType == "permission" {
+			perms = append(perms, fmt.Sprintf("%s cause=%v", r.Payload, r.Cause))
+		}
+	}
+	if answer == 0 || len(perms) != 2 {
+		t.Fatalf("control_response record %d; permission events %q", answer, perms)
+	}
+	if want := fmt.Sprintf("cause=[%d]", answer); !strings.Contains(perms[1], `"phase":"completed"`) || !strings.Contains(perms[1], `"reply":"allow"`) || !strings.HasSuffix(perms[1], want) {
+		t.Errorf("the reply event is %s, want a completed allow caused by %d", perms[1], answer)
+	}
+}

@@ -383,10 +383,26 @@ func (p *pipeline) write(a *arrived) {
 		if a.line == nil {
 			p.sink.inputClosed(a.at)
 		} else {
-			p.sink.input(a.line, a.at)
+			seq, recorded := p.sink.input(a.line, a.at)
+			p.answer(seq, recorded, a.at)
 		}
 	default:
 		p.native(a.line, a.ledger, a.at)
+	}
+}
+
+// answer normalizes an input line that answers the agent: a stream-json
+// control_response (the integration's reply to a permission request)
+// becomes the permission's completed event. Other input (user messages,
+// the integration's own control requests) is the integration's, not the
+// agent's output, and is not normalized.
+func (p *pipeline) answer(seq int64, line []byte, at time.Time) {
+	if p.norm == nil || !looksJSON(line) || capture.NativeEventType(line) != "control_response" {
+		return
+	}
+	p.curAt = at
+	for _, e := range p.norm.Line(seq, line) {
+		p.emit(e)
 	}
 }
 

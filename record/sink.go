@@ -114,7 +114,8 @@ func (s *sink) native(line []byte, l []envelope.Redaction, at time.Time) int64 {
 // input records a line the integration wrote to the agent's stdin as a
 // native_out record, byte for byte like a native line, redacted on its own
 // (stream-json input carries whole messages, not deltas).
-func (s *sink) input(line []byte, at time.Time) int64 {
+// It returns the sequence number and the line as recorded.
+func (s *sink) input(line []byte, at time.Time) (int64, []byte) {
 	var l []envelope.Redaction
 	if s.red != nil {
 		var f []redact.Finding
@@ -126,7 +127,7 @@ func (s *sink) input(line []byte, at time.Time) int64 {
 	if kind == envelope.NativeJSON {
 		eventType = capture.NativeEventType(line)
 	}
-	return s.write(envelope.StageNativeOut, eventType, payload, l, nil, at)
+	return s.write(envelope.StageNativeOut, eventType, payload, l, nil, at), line
 }
 
 // inputClosed records that the integration closed the agent's stdin.
