@@ -9,20 +9,27 @@
 //
 // # What is replaced
 //
-//   - Secrets matched by rules (see RuleIDs): provider API keys (Anthropic,
-//     OpenAI, GitHub, GitLab, AWS key ids and nearby secret keys, Google,
-//     Slack, Stripe, Hugging Face, npm, PyPI, SendGrid, Vault), JWTs, PEM
-//     private key blocks, Authorization headers, passwords in URLs and
-//     generic password=/secret=/token=/api_key= assignments. Each becomes
-//     [REDACTED:<rule-id>]. Rules that need context (a header name, a key)
-//     keep the context and replace only the value.
+//   - Secrets matched by rules (see RuleIDs and Rules): provider API keys
+//     (Anthropic, OpenAI, GitHub, GitLab, AWS key ids and nearby secret
+//     keys, Google, Slack, Stripe, Hugging Face, npm, PyPI, SendGrid,
+//     Vault), JWTs, PEM/OpenSSH/PGP private key blocks, Authorization
+//     headers, passwords in URLs, password=/secret=/token=/api_key=
+//     assignments, credential env names (env-credential), .npmrc
+//     credentials, generic credential assignments (credential-assignment:
+//     a credential-named variable, key or flag with a value past a length
+//     and entropy threshold), and the text rules of gitleaks' default rule
+//     set (upstream.go). Each becomes [REDACTED:<rule-id>]. Rules that need
+//     context (a header name, a key) keep the context and replace only the
+//     value.
 //   - In JSON, whole string values under credential keys (authorization,
 //     cookie, set-cookie, x-api-key, api_key/apiKey, password, secret, token,
 //     client_secret, …), every string in env/environment maps, and response
 //     header values (responseHeaders) other than harmless ones such as
 //     content-type and retry-after.
-//   - Machine paths given in Options (home, project, temp dirs), longest
-//     first, also in file:// URLs and in Claude Code's project-slug form
+//   - Home directories of any user (/home/<name>, /Users/<name>, /root,
+//     <drive>:\Users\<name> and Claude Code's project-slug forms) become
+//     <HOME>; the machine paths given in Options (home, project, temp dirs),
+//     longest first, also in file:// URLs and in the slug form
 //     (/tmp/x/project → -tmp-x-project): <HOME>, <PROJECT>, <TMP>.
 //   - Binaries: base64 payloads of data: URLs, base64 "data" fields of
 //     image/document blocks and base64 runs of 1 KiB or more become
@@ -33,9 +40,17 @@
 //
 // Everything else is left byte for byte: the JSON walker splices
 // replacements into the original bytes and never re-encodes, so key order,
-// number spelling and escapes are kept. JSON strings are decoded before
-// matching, so a secret right after an escaped "\n" is found, and
-// replacement tokens contain no character that needs escaping.
+// number spelling and escapes are kept, and replacement tokens contain no
+// character that needs escaping.
+//
+// # Decoded text
+//
+// Rules match what a reader reads (decode.go): JSON strings fully
+// unescaped (the line prefilter too runs on decoded text when an escape
+// could spell a keyword), JSON escapes inside text, and decoded views of
+// base64/base64url runs of 16+ characters that decode to printable text
+// and of percent-encoding, up to three decodings deep; each hit is mapped
+// back onto the bytes that encode it.
 //
 // Text inside tokens written earlier is never matched again, so redacting
 // twice gives the same bytes as redacting once.
@@ -43,8 +58,10 @@
 // # Streams
 //
 // A secret split across deltas is found by Redactor.Chunks (all deltas at
-// hand) or a Stream (deltas as they arrive, bounded lookahead); both replace
-// every piece of it in every delta while keeping the number of deltas.
+// hand) or a Stream (deltas as they arrive); both replace every piece of it
+// in every delta while keeping the number of deltas. A Stream releases each
+// delta at once unless its tail could still start a secret, and Cut
+// releases early without letting a piece of a secret through.
 //
 // # Config
 //
