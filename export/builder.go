@@ -27,7 +27,9 @@ type Options struct {
 	File string
 	// Base anchors the times of records that carry no timestamp (fixtures
 	// keep none): such a record is placed at Base plus its sequence number
-	// in milliseconds, and the root span says evcap.timing.synthetic.
+	// in milliseconds, and the root span says evcap.timing.synthetic. A
+	// sanitized capture's offsets ("+1.250s") are placed after Base, and
+	// the root says evcap.timing.relative.
 	Base time.Time
 }
 
@@ -51,6 +53,7 @@ type Builder struct {
 	model     string
 	session   string
 	synthetic bool
+	relative  bool
 	last      time.Time
 	lastSeq   int64
 
@@ -59,8 +62,9 @@ type Builder struct {
 	chats map[string]*chatSpan
 	// tools holds open tool spans by tool call id; agents the open
 	// subagent spans by parent tool call id.
-	tools  map[string]*Span
-	agents map[string]*Span
+	tools      map[string]*Span
+	agents     map[string]*Span
+	agentsDone map[string]bool
 	// lastCumulative is the previous cumulative usage per agent, to turn
 	// running totals into per-turn figures.
 	lastCumulative map[string]event.Usage
@@ -87,7 +91,7 @@ type chatSpan struct {
 func NewBuilder(opts Options, emit func(*Span)) *Builder {
 	return &Builder{
 		opts: opts, emit: emit,
-		chats: map[string]*chatSpan{}, tools: map[string]*Span{}, agents: map[string]*Span{},
+		chats: map[string]*chatSpan{}, tools: map[string]*Span{}, agents: map[string]*Span{}, agentsDone: map[string]bool{},
 		lastCumulative: map[string]event.Usage{}, perMessage: map[string]bool{},
 	}
 }
@@ -139,9 +143,17 @@ func (b *Builder) Add(rec *envelope.Record) error {
 }
 
 func (b *Builder) timeOf(rec *envelope.Record) time.Time {
-	if rec.Timestamp != "" {
-		if t, err := time.Parse(time.RFC3339Nano, rec.Timestamp); err == nil {
+	if ts := rec.Timestamp; ts != "" {
+		if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
 			return t
+		}
+		// A sanitized capture keeps offsets from its start ("+1.250s"):
+		// the spacing is real, the start is Base.
+		if ts[0] == '+' || ts[0] == '-' {
+			if d, err := time.ParseDuration(ts); err == nil {
+				b.relative = true
+				return b.opts.Base.Add(d)
+			}
 		}
 	}
 	b.synthetic = true
@@ -509,6 +521,11 @@ func (b *Builder) subagent(ev *event.Event, seq int64, at time.Time) {
 	if key == "" && ev.Agent != nil {
 		key = ev.Agent.ID
 	}
+	if b.agentsDone[key] {
+		// A report after the subagent's end (a late notification) adds
+		// nothing to a span that was already sent.
+		return
+	}
 	s := b.agents[key]
 	if s == nil {
 		s = &Span{
@@ -528,6 +545,7 @@ func (b *Builder) subagent(ev *event.Event, seq int64, at time.Time) {
 	}
 	if ev.Phase == event.PhaseCompleted || ev.Phase == event.PhaseFailed {
 		delete(b.agents, key)
+		b.agentsDone[key] = true
 		if ev.Phase == event.PhaseFailed {
 			s.Failed, s.StatusMessage = true, "subagent failed"
 		}
@@ -653,6 +671,9 @@ func (b *Builder) Close() {
 	}
 	if b.synthetic {
 		r.Attrs = append(r.Attrs, KeyTimingSynthetic.Bool(true))
+	}
+	if b.relative {
+		r.Attrs = append(r.Attrs, KeyTimingRelative.Bool(true))
 	}
 	switch {
 	case b.fatal != "":

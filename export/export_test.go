@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -292,5 +293,53 @@ func TestDeterministicIDs(t *testing.T) {
 	other := ids(dirs[1])
 	if a[0][:32] == other[0][:32] {
 		t.Fatalf("two captures share trace id %s", a[0][:32])
+	}
+}
+
+// TestSubagentNesting: in a real Claude Code run with a Task subagent, the
+// subagent's invoke_agent span hangs under the Agent tool call that started
+// it, and the subagent's own chat and tool spans under it; each once.
+func TestSubagentNesting(t *testing.T) {
+	spans := exportDir(t, "testdata/claude-subagent.capture.jsonl")
+	byName := map[string][]sdktrace.ReadOnlySpan{}
+	for _, s := range spans {
+		byName[s.Name()] = append(byName[s.Name()], s)
+	}
+	one := func(name string) sdktrace.ReadOnlySpan {
+		t.Helper()
+		if len(byName[name]) != 1 {
+			var names []string
+			for n := range byName {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			t.Fatalf("%d spans named %q, want 1 (spans: %v)", len(byName[name]), name, names)
+		}
+		return byName[name][0]
+	}
+	root := one("invoke_agent claude")
+	task := one("execute_tool Agent")
+	sub := one("invoke_agent general-purpose")
+	bash := one("execute_tool Bash")
+	for _, c := range []struct {
+		child, parent sdktrace.ReadOnlySpan
+		reason        string
+	}{
+		{task, root, "the main agent's tool call"},
+		{sub, task, "the subagent runs inside the tool call that started it"},
+		{bash, sub, "the subagent's own tool call"},
+	} {
+		if c.child.Parent().SpanID() != c.parent.SpanContext().SpanID() {
+			t.Errorf("%s: parent of %q is not %q", c.reason, c.child.Name(), c.parent.Name())
+		}
+	}
+	subChats := 0
+	for _, s := range spans {
+		if s.Parent().SpanID() == sub.SpanContext().SpanID() && strings.HasPrefix(s.Name(), "chat") {
+			subChats++
+		}
+	}
+	if subChats == 0 {
+		t.Error("the subagent's model turns have no chat span under it")
 	}
 }

@@ -61,6 +61,7 @@ const (
 	KeySignal           = attribute.Key("evcap.exit.signal")
 	KeyCleanEnd         = attribute.Key("evcap.clean_end")
 	KeyTimingSynthetic  = attribute.Key("evcap.timing.synthetic")
+	KeyTimingRelative   = attribute.Key("evcap.timing.relative")
 	KeyNumTurns         = attribute.Key("evcap.result.num_turns")
 	KeyCostUSD          = attribute.Key("evcap.result.cost_usd")
 	KeyResultSubtype    = attribute.Key("evcap.result.subtype")
