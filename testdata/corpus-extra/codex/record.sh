@@ -12,7 +12,7 @@
 # (--json), e.g. --experimental-json. A codex that has not exited after
 # 180 s is killed (codex 0.20.0 hangs after a fatal error); NAME.exit then
 # says so. With MCP=FILE, the node MCP server FILE is configured as server
-# "evtest". PROMPT replaces the default prompt. The configuration is the one
+# "evtest". EXTRA_CONFIG is appended to config.toml. PROMPT replaces the default prompt. The configuration is the one
 # fakemodel.Prepare writes for codex (fakemodel/cli.go).
 set -eu
 codex=$1 evcap=$2 scenario=$3 out=$4 name=$5
@@ -40,6 +40,9 @@ request_max_retries = 3
 stream_max_retries = 2
 stream_idle_timeout_ms = 60000
 CFG
+if [ -n "${EXTRA_CONFIG:-}" ]; then
+  printf '%s\n' "$EXTRA_CONFIG" >> "$work/home/.codex/config.toml"
+fi
 if [ -n "${MCP:-}" ]; then
   printf '\n[mcp_servers.evtest]\ncommand = "node"\nargs = ["%s"]\n' "$MCP" >> "$work/home/.codex/config.toml"
 fi
