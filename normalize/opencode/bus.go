@@ -26,12 +26,22 @@ var ignoredBus = map[string]string{
 	"catalog.updated":      "server configuration notice",
 	"reference.updated":    "server configuration notice",
 	"integration.updated":  "server configuration notice",
+	// Found in the @opencode-ai/sdk 1.18.33 event catalog (catalog/opencode.json):
+	"integration.connection.updated": "server configuration notice",
+	"models-dev.refreshed":           "server configuration notice (model list refreshed)",
+	"mcp.tools.changed":              "server configuration notice (an MCP server's tool list)",
+	"project.updated":                "project bookkeeping, not a run event",
+	"project.directories.updated":    "project bookkeeping, not a run event",
+	"vcs.branch.updated":             "git branch notice, not a run event",
+	"global.disposed":                "server shutdown notice",
+	"server.instance.disposed":       "server shutdown notice",
 }
 
 // ignoredBusPrefixes extends ignoredBus to families of server notices.
 var ignoredBusPrefixes = map[string]string{
 	"lsp.":          "language-server notice",
 	"installation.": "installer notice",
+	"tui.":          "a command to the terminal UI (toast, prompt, session switch), not a run event",
 }
 
 // busIgnoreReason says why a bus event type is dropped, or "".
@@ -91,6 +101,14 @@ func (n *Normalizer) busEvent(refs []int64, v gjson.Result) []event.Event {
 		}
 		return []event.Event{{Kind: event.KindInit, Phase: event.PhaseCompleted, SessionID: sid,
 			Version: info.Get("version").String(), Cause: refs}}
+	case "permission.v2.asked":
+		// The v2 permission protocol of the @opencode-ai/sdk types: action
+		// and resources instead of permission and patterns, source instead
+		// of tool.
+		return []event.Event{{Kind: event.KindPermission, Phase: event.PhaseStarted, SessionID: sid,
+			ToolCallID: p.Get("source.callID").String(), MessageID: p.Get("source.messageID").String(),
+			Permission: &event.Permission{ID: p.Get("id").String(), Tool: p.Get("action").String(),
+				Patterns: strs(p.Get("resources"))}, Cause: refs}}
 	case "permission.asked":
 		return []event.Event{{Kind: event.KindPermission, Phase: event.PhaseStarted, SessionID: sid,
 			ToolCallID: p.Get("tool.callID").String(), MessageID: p.Get("tool.messageID").String(),
@@ -105,7 +123,7 @@ func (n *Normalizer) busEvent(refs []int64, v gjson.Result) []event.Event {
 			ToolCallID: p.Get("callID").String(), MessageID: p.Get("messageID").String(),
 			Permission: &event.Permission{ID: p.Get("id").String(), Tool: p.Get("type").String(),
 				Patterns: pats}, Cause: refs}}
-	case "permission.replied":
+	case "permission.replied", "permission.v2.replied":
 		id := p.Get("requestID").String()
 		if id == "" {
 			id = p.Get("permissionID").String()

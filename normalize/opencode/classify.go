@@ -89,7 +89,8 @@ func (n *Normalizer) classifyBus(v gjson.Result) event.Classification {
 		default:
 			c.Disposition = event.DispositionUnknown
 		}
-	case "session.error", "session.created", "permission.asked", "permission.updated", "permission.replied":
+	case "session.error", "session.created", "permission.asked", "permission.updated", "permission.replied",
+		"permission.v2.asked", "permission.v2.replied":
 	default:
 		if r := busIgnoreReason(typ); r != "" {
 			c.Disposition, c.Reason = event.DispositionIgnored, r

@@ -42,7 +42,8 @@
 //	session.status/idle        status updated "idle", then the synthesized result
 //	session.error              error failed, fatal
 //	permission.asked/updated   permission started
-//	permission.replied         permission completed
+//	permission.v2.asked        permission started (tool = action, patterns = resources)
+//	permission.replied, permission.v2.replied   permission completed
 //	session.created            init completed (session id, opencode version); for a
 //	                           child session (info.parentID set): agent started
 //
@@ -69,7 +70,11 @@
 // of session.status idle), session.diff, session.deleted,
 // session.compacted, message.removed, message.part.removed, file.edited,
 // file.watcher.updated, plugin.added, catalog.updated, reference.updated,
-// integration.updated, lsp.*, installation.*. Part types without a mapping
+// integration.updated, lsp.*, installation.*, and, from the SDK's event
+// catalog (catalog/opencode.json), integration.connection.updated,
+// models-dev.refreshed, mcp.tools.changed, project.updated,
+// project.directories.updated, vcs.branch.updated, global.disposed,
+// server.instance.disposed and tui.* (commands to the terminal UI). Part types without a mapping
 // (file, agent, subtask, retry, snapshot, patch, compaction) and event
 // types without one (todo.updated, question.*, pty.*, command.executed)
 // are deliberately kept as unknown events: they carry information a
