@@ -106,9 +106,16 @@ func (m *Message) Handle(at time.Time, e event.Event) []Op {
 			ops = m.update(ops, at, m.nested(e, status))
 		}
 	case event.KindText:
-		if e.ParentToolCallID == "" {
+		switch {
+		case e.ParentToolCallID != "":
 			// A subagent's text is its report to the main agent, not
 			// the answer.
+		case e.MessagePhase == event.MessagePhaseCommentary:
+			// Said along the way; kept only in case no answer follows.
+			if e.Phase == event.PhaseCompleted && strings.TrimSpace(e.Text) != "" {
+				m.lastText = e.Text
+			}
+		default:
 			m.text(e)
 		}
 	case event.KindError:

@@ -301,3 +301,31 @@ func TestDelivery(t *testing.T) {
 		}
 	})
 }
+
+// TestCommentaryIsNotTheAnswer: text the provider marks as commentary
+// (Codex's agent_message phase) never becomes the final answer when a
+// final answer follows, and is the fallback when none does.
+func TestCommentaryIsNotTheAnswer(t *testing.T) {
+	for _, tc := range []struct {
+		reason string
+		evs    []event.Event
+		want   string
+	}{
+		{"final answer wins", []event.Event{
+			{Kind: event.KindText, Phase: event.PhaseCompleted, MessageID: "1", Text: "Looking around.", MessagePhase: event.MessagePhaseCommentary},
+			{Kind: event.KindText, Phase: event.PhaseCompleted, MessageID: "2", Text: "It is a demo.", MessagePhase: event.MessagePhaseFinalAnswer},
+		}, "It is a demo."},
+		{"commentary only", []event.Event{
+			{Kind: event.KindText, Phase: event.PhaseCompleted, MessageID: "1", Text: "Looking around.", MessagePhase: event.MessagePhaseCommentary},
+		}, "Looking around."},
+	} {
+		m := New(Options{})
+		for _, e := range tc.evs {
+			m.Handle(t0, e)
+		}
+		ops := m.Close(t0.Add(time.Second))
+		if got := ops[len(ops)-1].Text; got != tc.want {
+			t.Errorf("%s: final %q, want %q", tc.reason, got, tc.want)
+		}
+	}
+}
