@@ -8,11 +8,14 @@ import (
 	"testing"
 )
 
-// FuzzLine feeds arbitrary lines, seeded with every corpus line, through a
+// FuzzLine feeds arbitrary lines, seeded with every corpus line (the
+// pinned version's and the older versions' in all three protocols), through a
 // normalizer that has already seen a turn-open prefix, so that the
 // stream state (open turn, reported tool calls) is exercised too.
 func FuzzLine(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join(corpusDir, "*.stdout.jsonl"))
+	extra, _ := filepath.Glob(filepath.Join(extraDir, "*", "*.stdout.jsonl"))
+	paths = append(paths, extra...)
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
