@@ -637,7 +637,7 @@ func (b *Builder) Close() {
 	r := b.root
 	r.End = b.last
 	r.LastSeq = b.lastSeq
-	agentName := orDefault(b.cliName, b.provider)
+	agentName := orDefault(b.cliName, orDefault(b.provider, "agent"))
 	r.Name = "invoke_agent " + agentName
 	r.Attrs = append(r.Attrs, semconv.GenAIOperationNameInvokeAgent, b.providerAttr(),
 		semconv.GenAIAgentNameKey.String(agentName), KeyProvider.String(b.provider),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 
@@ -18,6 +19,8 @@ type FleetOptions struct {
 	// Ledger, when set, skips captures it has seen and learns the ones
 	// sent.
 	Ledger *Ledger
+	// Stdin is what the path "-" reads (nil: "-" is an error).
+	Stdin io.Reader
 	// Progress, when set, is called after each capture (from the worker
 	// that finished it) with the running totals.
 	Progress func(FleetResult)
@@ -67,7 +70,7 @@ func Fleet(ctx context.Context, paths []string, send func(context.Context, *Span
 	}
 	err := Walk(ctx, paths, workers, func(ctx context.Context, path string) {
 		defer report()
-		in, err := source.Open(path, nil)
+		in, err := source.Open(path, opts.Stdin)
 		if err != nil {
 			fail(err)
 			return

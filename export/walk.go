@@ -15,7 +15,8 @@ import (
 const CaptureFileSuffix = ".jsonl"
 
 // Walk finds the captures under each path and calls fn for each, from at
-// most workers goroutines at once (1 when workers < 1). A path that is a
+// most workers goroutines at once (1 when workers < 1). "-" (standard
+// input) is handed on as it is. A path that is a
 // file is taken as it is, whatever its name; a directory is walked: files
 // ending in CaptureFileSuffix and fixture directories (their fixture.json)
 // are captures. Names are produced as the walk finds them and handed over
@@ -48,6 +49,12 @@ func Walk(ctx context.Context, paths []string, workers int, fn func(ctx context.
 			}
 		}
 		for _, root := range paths {
+			if root == "-" { // standard input: the caller's opener reads it
+				if err := send(root); err != nil {
+					return err
+				}
+				continue
+			}
 			st, err := os.Stat(root)
 			if err != nil {
 				return err

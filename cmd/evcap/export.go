@@ -31,7 +31,7 @@ type exportOptions struct {
 func newExportCmd(s streams) *cobra.Command {
 	var o exportOptions
 	cmd := &cobra.Command{
-		Use:   "export [flags] CAPTURE|FIXTURE|DIR...",
+		Use:   "export [flags] CAPTURE|FIXTURE|DIR|-...",
 		Short: "Send captures to an OpenTelemetry tracing backend as GenAI traces",
 		Long: `export turns each capture into one OpenTelemetry trace that follows the GenAI
 semantic conventions: an invoke_agent root span for the run, a chat span per
@@ -111,7 +111,7 @@ func runExport(ctx context.Context, s streams, o exportOptions, paths []string) 
 	bar := exportProgress(s.err, o.progress)
 	res, walkErr := export.Fleet(ctx, paths, send, export.FleetOptions{
 		Options: export.Options{Content: o.content, Base: time.Now().UTC().Truncate(time.Second)},
-		Workers: o.workers, Ledger: ledger,
+		Workers: o.workers, Ledger: ledger, Stdin: s.in,
 		Progress: func(r export.FleetResult) {
 			if bar != nil {
 				_ = bar.Set64(r.Captures + r.Skipped + r.Failed)
