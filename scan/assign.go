@@ -48,7 +48,9 @@ func credentialAssignments(text string) [][2]int {
 	var out [][2]int
 	for _, re := range []*regexp.Regexp{assignRe, flagRe} {
 		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
-			if re == assignRe && m[2] > 0 && isIdent(text[m[2]-1]) {
+			if re == assignRe && m[2] > 0 && (isIdent(text[m[2]-1]) || text[m[2]-1] == ':') {
+				// Part of a longer word, or a link of a colon chain
+				// (arn:aws:secretsmanager:…), not a name.
 				continue
 			}
 			if !credentialName(text[m[2]:m[3]]) {
@@ -152,7 +154,7 @@ func machineMade(v string) bool {
 	if len(v) < 8 || len(v) > 4096 || placeholder(v) {
 		return false
 	}
-	if v[0] == '/' || v[0] == '.' || v[0] == '~' || strings.Contains(v, "://") || strings.HasPrefix(v, "arn:") || isPseudonym(v) {
+	if pathLike(v) || strings.Contains(v, "://") || strings.HasPrefix(v, "arn:") || isPseudonym(v) {
 		return false
 	}
 	var lower, upper, digit, other bool
@@ -205,3 +207,21 @@ func entropy(s string) float64 {
 var pseudonymRe = regexp.MustCompile(`^(?:(?:session|uuid|thread)-[0-9]{4,}|[a-z]+_evcap_[0-9]{4,})$`)
 
 func isPseudonym(s string) bool { return pseudonymRe.MatchString(s) }
+
+// pathLike reports a file path (/etc/app/conf, ./x.pem, ~/.ssh/id): it
+// starts like one and every segment is a plain name. A base64 value may
+// start with "/" too, but holds "+" or short or odd segments.
+func pathLike(v string) bool {
+	if !(strings.HasPrefix(v, "/") || strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "~/")) {
+		return false
+	}
+	if strings.ContainsAny(v, "+=") {
+		return false
+	}
+	for _, seg := range strings.Split(strings.TrimLeft(v, "./~"), "/") {
+		if len(seg) < 2 {
+			return false
+		}
+	}
+	return true
+}
