@@ -5,7 +5,9 @@ import (
 	"strings"
 )
 
-// DefaultLookahead is the lookahead of a Stream made with NewStream(0).
+// DefaultLookahead is the context a Stream made with NewStream(0) keeps:
+// the last bytes of released text, which rules that look before a value
+// ("password=") see when the value arrives.
 const DefaultLookahead = 1024
 
 // Chunk is one redacted delta of a streamed block. Findings have an empty
@@ -340,7 +342,9 @@ func (r *Redactor) holdPoint(w []byte, base int, spans []span) (int, string) {
 	}
 	// Secrets a rule would find if the text went on.
 	tail := max(0, len(w)-probeReach)
-	if len(w) > base {
+	// A probe can only complete a rule whose keyword the tail holds (the
+	// probes hold none), so a tail without one needs no probe.
+	if len(w) > base && r.anyRuleKeyword(w[tail:]) {
 		for _, pr := range probes {
 			t := append(append(make([]byte, 0, len(w)-tail+len(pr)), w[tail:]...), pr...)
 			for _, sp := range r.findSpans(t) {
@@ -437,4 +441,21 @@ func winHomePrefix(w []byte) int {
 		}
 	}
 	return -1
+}
+
+// anyRuleKeyword reports whether text holds a keyword of some rule.
+func (r *Redactor) anyRuleKeyword(text []byte) bool {
+	found := r.keywords.scan(text)
+	nr := min(len(r.rules), maxFiltered)
+	hit := false
+	found.each(nr, func(int) { hit = true })
+	if hit {
+		return true
+	}
+	for _, ru := range r.rules[nr:] {
+		if ru.mayMatch(text) {
+			return true
+		}
+	}
+	return false
 }

@@ -391,16 +391,31 @@ func (ru *rule) windowedMatches(text []byte) [][]int {
 	return out
 }
 
-// indexFold is bytes.Index ignoring ASCII case; k is lower case.
+// indexFold is bytes.Index ignoring ASCII case; k is lower case. It jumps
+// between occurrences of the first byte in either case with IndexByte.
 func indexFold(s, k []byte) int {
 	if len(k) == 0 {
 		return 0
 	}
-	first := k[0]
-	for i := 0; i+len(k) <= len(s); i++ {
-		if s[i]|0x20 == first|0x20 && bytes.EqualFold(s[i:i+len(k)], k) {
-			return i
+	lo := k[0]
+	up := lo
+	if lo >= 'a' && lo <= 'z' {
+		up = lo - 'a' + 'A'
+	}
+	for i := 0; i+len(k) <= len(s); {
+		j := bytes.IndexByte(s[i:len(s)-len(k)+1], lo)
+		if up != lo {
+			if u := bytes.IndexByte(s[i:len(s)-len(k)+1], up); u >= 0 && (j < 0 || u < j) {
+				j = u
+			}
 		}
+		if j < 0 {
+			return -1
+		}
+		if bytes.EqualFold(s[i+j:i+j+len(k)], k) {
+			return i + j
+		}
+		i += j + 1
 	}
 	return -1
 }

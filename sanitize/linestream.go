@@ -7,8 +7,9 @@ import (
 
 // LineOptions configure a LineRedactor.
 type LineOptions struct {
-	// Lookahead is the lookahead of each block's redact.Stream in bytes;
-	// 0 means redact.DefaultLookahead.
+	// Lookahead is how many bytes of released text each block's
+	// redact.Stream keeps as context for the text after it; 0 means
+	// redact.DefaultLookahead. It no longer delays anything.
 	Lookahead int
 	// MaxHeld bounds the bytes of lines held back; past it, the block
 	// holding the oldest line is ended early. 0 means DefaultMaxHeld.
@@ -35,24 +36,28 @@ const maxStreamedLine = 64 << 10
 // deltas, opencode message.part.delta) goes through its block's
 // redact.Stream, so a secret or a machine path split across deltas is
 // replaced in every delta it touches, and the rest of each line through the
-// redactor as one line. It is what evcap record runs between the agent's
-// stdout and the capture; Sanitize does the same per record.
+// redactor as one line. Text lines (stdout lines that are not JSON, and
+// stderr lines given to PushStderr) form text blocks of their own, so a
+// private key printed line by line is replaced in every line. It is what
+// evcap record runs between the agent and the capture; Sanitize does the
+// same per record.
 //
-// Lines come out in the order they went in. A line is released once its
-// delta is final, that is once its block has seen Lookahead more bytes of
-// text or has ended (Claude content_block_stop or message_stop, a Gemini
-// line that is not an assistant delta, an opencode part whose time.end is
-// set or an idle session); a line that is not a delta waits only for the
-// delta lines before it. So the delay is at most Lookahead bytes of the
-// block's text, and memory is bounded by the open blocks' streams (about
-// twice the lookahead each) plus the held lines, which MaxHeld caps: past
-// it the block holding the oldest line is ended early (EarlyFlushes), which
-// may let a secret split across that point survive in part. Flush releases
-// everything at the end of the stream.
+// Lines come out in the order they went in. A delta line is released as
+// soon as its tail can no longer be the start of a secret (see
+// redact.Stream; most deltas come out of their own Push), or when its block
+// ends (Claude content_block_stop or message_stop, a Gemini line that is
+// not an assistant delta, an opencode part whose time.end is set or an idle
+// session); a line that is not a delta waits only for the lines before it.
+// Memory is bounded by the open blocks' streams plus the held lines, which
+// MaxHeld caps: past it the block holding the oldest line is released in
+// parts (EarlyFlushes) with redact.Stream.Cut, which replaces the held tail
+// that could start a secret and what continues it, so no piece of a secret
+// split there is released. Flush releases everything at the end of the
+// stream.
 //
 // A LineRedactor is used by one goroutine. Lines are JSON when they start
 // with { or [ and the redactor reads them as JSON (as evcap record stores
-// them), text otherwise; a text line is redacted as text and ends no block.
+// them), text otherwise.
 type LineRedactor struct {
 	red     *redact.Redactor
 	blocks  *blocks

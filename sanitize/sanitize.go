@@ -53,8 +53,8 @@ type Options struct {
 	MaxString int
 	Config    redact.Config
 
-	// Lookahead is the lookahead of each block's redact.Stream in bytes;
-	// 0 means redact.DefaultLookahead.
+	// Lookahead is how many bytes of released text each block's
+	// redact.Stream keeps as context; 0 means redact.DefaultLookahead.
 	Lookahead int
 	// MaxHeld bounds the bytes of records held back waiting for a block's
 	// stream; when exceeded, the block holding the oldest record is ended
