@@ -37,7 +37,9 @@ func TestLineRedactorLiveSplitSecret(t *testing.T) {
 				return `{"type":"stream_event","event":{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":` + str(d) + `}},"session_id":"s","parent_tool_use_id":null}`
 			}},
 		{"gemini", `{"type":"init","session_id":"s"}`,
-			func(d string) string { return `{"type":"message","role":"assistant","content":` + str(d) + `,"delta":true}` }},
+			func(d string) string {
+				return `{"type":"message","role":"assistant","content":` + str(d) + `,"delta":true}`
+			}},
 		{"opencode", `{"type":"session.status","properties":{"sessionID":"ses_1","status":{"type":"busy"}}}`,
 			func(d string) string {
 				return `{"type":"message.part.delta","properties":{"sessionID":"ses_1","messageID":"msg_1","partID":"prt_1","field":"text","delta":` + str(d) + `}}`
