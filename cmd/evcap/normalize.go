@@ -224,7 +224,6 @@ func openNative(s streams, name string) (*nativeInput, error) {
 	return in, nil
 }
 
-
 func (in *nativeInput) close() { in.closeFn() }
 
 // next returns the next native line and its ref (line number, or capture
