@@ -243,14 +243,6 @@ func derefErr(e *HTTPError) []HTTPError {
 	return []HTTPError{*e}
 }
 
-// turnFor picks the turn that answers a request carrying toolResults tool
-// results: the first turn whose preceding turns made at least that many tool
-// calls. Counting results in the request (rather than requests seen) keeps
-// the choice right when a CLI retries or sends side requests in between.
-func (sc *Scenario) turnFor(toolResults int) (int, *Turn) {
-	return pickTurn(sc.Turns, toolResults)
-}
-
 // turnsFor returns the script that answers req: a subagent's when req's
 // first message names it, else the main one.
 func (sc *Scenario) turnsFor(req *request) []Turn {
@@ -262,6 +254,10 @@ func (sc *Scenario) turnsFor(req *request) []Turn {
 	return sc.Turns
 }
 
+// pickTurn picks the turn that answers a request carrying toolResults tool
+// results: the first turn whose preceding turns made at least that many tool
+// calls. Counting results in the request (rather than requests seen) keeps
+// the choice right when a CLI retries or sends side requests in between.
 func pickTurn(turns []Turn, toolResults int) (int, *Turn) {
 	made := 0
 	for i := range turns {

@@ -120,3 +120,33 @@ func TestFindWorkdir(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentsAndNamedTools: a request whose first message holds an agent's
+// match is answered from that agent's turns; a named tool call takes the
+// first declared name and keeps its arguments; a bad named call is refused.
+func TestAgentsAndNamedTools(t *testing.T) {
+	sc, err := LoadScenario(strings.NewReader(`{"name":"s","turns":[
+		{"tool_calls":[{"tool":{"names":["Task","Agent"],"args":{"prompt":"SUB-1 go"}}}]},
+		{"text":"main done"}],
+		"agents":[{"match":"SUB-1","turns":[{"text":"sub done"}]}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	main := &request{first: `{"role":"user","content":"hello"}`, tools: []declaredTool{{name: "Agent"}}}
+	sub := &request{first: `{"role":"user","content":"SUB-1 go"}`, tools: []declaredTool{{name: "Bash"}}}
+	if _, tr := pickTurn(sc.turnsFor(sub), 0); tr.Text != "sub done" {
+		t.Errorf("subagent request answered with %+v", tr)
+	}
+	_, tr := pickTurn(sc.turnsFor(main), 0)
+	c, err := resolveCall(main, tr.ToolCalls[0], "")
+	if err != nil || c.name != "Agent" || c.args != `{"prompt":"SUB-1 go"}` {
+		t.Errorf("named call = %+v, %v; want Agent with the args as written", c, err)
+	}
+	if _, tr := pickTurn(sc.turnsFor(main), 1); tr.Text != "main done" {
+		t.Errorf("main request after the tool result answered with %+v", tr)
+	}
+	_, err = LoadScenario(strings.NewReader(`{"name":"s","turns":[{"tool_calls":[{"tool":{"names":[],"args":{}}}]},{"text":"x"}]}`))
+	if !errors.Is(err, ErrInvalidScenario) {
+		t.Errorf("named call without names: err = %v", err)
+	}
+}
