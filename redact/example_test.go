@@ -88,3 +88,32 @@ keyword = "acme_"
 	fmt.Println(string(out))
 	// Output: [REDACTED:acme-token] password=hunter22
 }
+
+func ExampleStream_Cut() {
+	r, _ := redact.New(redact.Options{})
+	key := fakeKey()
+	s := r.NewStream(0)
+	s.Push("the key is " + key[:12])
+	// The caller cannot hold more: what could be the key's start goes out
+	// redacted, and the rest of the key is redacted when it arrives.
+	for _, c := range s.Cut() {
+		fmt.Printf("%q\n", c.Text)
+	}
+	for _, c := range s.Push(key[12:] + " done") {
+		fmt.Printf("%q\n", c.Text)
+	}
+	// Output:
+	// "the key is [REDACTED:anthropic-key]"
+	// "[REDACTED:anthropic-key] done"
+}
+
+func ExampleRules() {
+	for _, sp := range redact.Rules() {
+		if sp.ID == redact.RuleAnthropic || sp.ID == "databricks-api-token" {
+			fmt.Println(sp.ID, sp.Source, sp.Keywords)
+		}
+	}
+	// Output:
+	// anthropic-key evcap [sk-ant-]
+	// databricks-api-token gitleaks v8.30.1 config/gitleaks.toml [dapi]
+}
