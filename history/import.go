@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/evcap/evcap/capture"
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/redact"
+	"github.com/tidwall/gjson"
 )
 
 // Options configure Import.
@@ -22,6 +24,11 @@ type Options struct {
 	// Redactor is applied to every payload; nil imports unredacted, which
 	// only tests should do.
 	Redactor *redact.Redactor
+	// RedactorFor, when set, builds the redactor instead, once the
+	// session's working directory is known (from its first entries; ""
+	// when none names it), so that the project the CLI ran in, not the
+	// directory evcap import runs in, becomes <PROJECT>.
+	RedactorFor func(sessionCwd string) (*redact.Redactor, error)
 	// Normalizer derives the normalized_out records; nil uses the
 	// provider's history normalizer.
 	Normalizer event.Normalizer
@@ -70,9 +77,21 @@ func Import(ctx context.Context, src Entries, w io.Writer, o Options) (Stats, er
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	first, firstErr := src.Next()
-	if firstErr != nil && !errors.Is(firstErr, ErrTornEntry) && !errors.Is(firstErr, io.EOF) {
-		return st, fmt.Errorf("import: %w", firstErr)
+	ahead, aheadErr := lookAhead(src)
+	if aheadErr != nil && !errors.Is(aheadErr, ErrTornEntry) && !errors.Is(aheadErr, io.EOF) {
+		return st, fmt.Errorf("import: %w", aheadErr)
+	}
+	cwd := sessionCwd(ahead)
+	if o.RedactorFor != nil {
+		red, err := o.RedactorFor(cwd)
+		if err != nil {
+			return st, fmt.Errorf("import: %w", err)
+		}
+		o.Redactor = red
+	}
+	var first Entry
+	if len(ahead) > 0 {
+		first = ahead[0]
 	}
 	startAt := first.Time
 	if startAt.IsZero() {
@@ -95,11 +114,30 @@ func Import(ctx context.Context, src Entries, w io.Writer, o Options) (Stats, er
 	if o.Origin != "" {
 		argv = []string{"evcap", "import", "--provider", o.Provider, o.Origin}
 	}
-	im.meta(envelope.EventCaptureStart, capture.Start{EvcapVersion: o.EvcapVersion, Provider: o.Provider,
-		Argv: argv, CLIName: o.Provider, OS: runtime.GOOS, Arch: runtime.GOARCH})
+	im.meta(envelope.EventCaptureStart, start{Start: capture.Start{EvcapVersion: o.EvcapVersion, Provider: o.Provider,
+		Argv: argv, CLIName: o.Provider, OS: runtime.GOOS, Arch: runtime.GOARCH}, Cwd: cwd})
 
-	ent, err := first, firstErr
-	for !errors.Is(err, io.EOF) {
+	var ent Entry
+	var err error
+	next := func() (Entry, error) {
+		if len(ahead) > 0 {
+			e := ahead[0]
+			ahead = ahead[1:]
+			if len(ahead) == 0 && aheadErr != nil {
+				return e, aheadErr // the torn last entry, or EOF after it
+			}
+			return e, nil
+		}
+		if aheadErr != nil {
+			return Entry{}, aheadErr
+		}
+		return src.Next()
+	}
+	ent, err = next()
+	for !errors.Is(err, io.EOF) || ent.Line != nil {
+		if errors.Is(err, io.EOF) {
+			err = nil // an entry read ahead just before the end
+		}
 		if cerr := ctx.Err(); cerr != nil {
 			im.w.Close()
 			return st, fmt.Errorf("import: %w", cerr)
@@ -115,7 +153,10 @@ func Import(ctx context.Context, src Entries, w io.Writer, o Options) (Stats, er
 			st.Torn = true
 			break
 		}
-		ent, err = src.Next()
+		ent, err = next()
+		if errors.Is(err, io.EOF) {
+			ent = Entry{}
+		}
 	}
 	im.events(norm.End())
 
@@ -227,4 +268,57 @@ func (im *importer) events(evs []event.Event) {
 			Payload: payload, Redactions: l, Cause: cause})
 		im.st.Normalized++
 	}
+}
+
+// start is the capture.start payload of an import: capture.Start and the
+// working directory the stored session names (where sanitize learns the
+// project root from).
+type start struct {
+	capture.Start
+	Cwd string `json:"cwd,omitempty"`
+}
+
+// aheadMax bounds how many entries Import reads before it writes anything,
+// looking for the session's working directory.
+const aheadMax = 16
+
+// lookAhead reads up to aheadMax entries (copied: they outlive the next
+// call), stopping early at the first that names a working directory. The
+// error is the one that ended the reading (io.EOF, a torn entry), nil when
+// more entries may follow.
+func lookAhead(src Entries) ([]Entry, error) {
+	var out []Entry
+	for len(out) < aheadMax {
+		e, err := src.Next()
+		if e.Line != nil && !errors.Is(err, io.EOF) {
+			e.Line = append([]byte(nil), e.Line...)
+			out = append(out, e)
+		}
+		if err != nil {
+			return out, err
+		}
+		if sessionCwd(out[len(out)-1:]) != "" {
+			return out, nil
+		}
+	}
+	return out, nil
+}
+
+// cwdPaths are where the CLIs store the session's working directory:
+// Claude Code on every entry, Codex in session_meta, opencode on
+// assistant messages. Gemini CLI stores only a hash of it.
+var cwdPaths = []string{"cwd", "payload.cwd", "info.path.cwd"}
+
+func sessionCwd(entries []Entry) string {
+	for _, e := range entries {
+		if !gjson.ValidBytes(e.Line) {
+			continue
+		}
+		for _, p := range cwdPaths {
+			if v := gjson.GetBytes(e.Line, p); v.Type == gjson.String && strings.HasPrefix(v.String(), "/") {
+				return strings.TrimRight(v.String(), "/")
+			}
+		}
+	}
+	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/evcap/evcap/history"
+	"github.com/evcap/evcap/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -68,16 +69,12 @@ func runImport(cmd *cobra.Command, s streams, o importOptions, args []string) er
 	if same(op.Origin, o.out) {
 		return fmt.Errorf("import: -o %s is the stored session itself", o.out)
 	}
-	red, err := newRedactor()
-	if err != nil {
-		return err
-	}
 	f, err := os.OpenFile(o.out, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 	if err != nil {
 		return fmt.Errorf("import: %w", err)
 	}
 	st, err := history.Import(cmd.Context(), op.Entries, f, history.Options{Provider: op.Provider,
-		Redactor: red, EvcapVersion: version, Origin: op.Origin})
+		RedactorFor: importRedactor, EvcapVersion: version, Origin: op.Origin})
 	if cerr := f.Close(); err == nil && cerr != nil {
 		err = fmt.Errorf("import: %w", cerr)
 	}
@@ -104,4 +101,20 @@ func same(a, b string) bool {
 		return filepath.Clean(a) == filepath.Clean(b)
 	}
 	return os.SameFile(sa, sb)
+}
+
+// importRedactor is the default redaction of evcap record, with the
+// directory the stored session ran in as the project (this directory when
+// the session names none).
+func importRedactor(sessionCwd string) (*redact.Redactor, error) {
+	cfg, err := redact.LoadConfig(".evcap.toml")
+	if err != nil {
+		return nil, err
+	}
+	home, _ := os.UserHomeDir()
+	project := sessionCwd
+	if project == "" {
+		project, _ = os.Getwd()
+	}
+	return redact.New(redact.Options{Home: home, Project: project, Temp: []string{os.TempDir()}, Config: cfg})
 }
