@@ -167,7 +167,7 @@ func machineMade(v string) bool {
 			upper = true
 		case c >= '0' && c <= '9':
 			digit = true
-		case c == '_' || c == '-' || c == '.':
+		case c == '_' || c == '-' || c == '.' || c == '/':
 			// Separators of names, not signs of a generated value.
 		default:
 			other = true

@@ -123,7 +123,7 @@ func TestCleanTextStaysClean(t *testing.T) {
 		rec(3, "native_in", "message", `{"apiKeySource":"ANTHROPIC_API_KEY","sha256":"9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"}`),
 		rec(4, "native_in", "message", `{"content":"SGVsbG8sIHdvcmxkISBUaGlzIGlzIGp1c3QgdGV4dC4="}`),
 		rec(5, "native_in", "message", `{"content":"see [REDACTED:openai-key] and <HOME>/x and session-0001"}`),
-		rec(6, "native_in", "message", `{"content":"SECRET_ARN=arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/app KEY_FILE=/etc/app/keys/server.pem"}`),
+		rec(6, "native_in", "message", `{"content":"SECRET_NAME=prod/app/database SECRET_ARN=arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/app KEY_FILE=/etc/app/keys/server.pem"}`),
 	}
 	sc, err := scan.New(scan.Options{})
 	if err != nil {
