@@ -34,6 +34,9 @@ type renderOptions struct {
 	width      int
 	room       string
 	homeserver string
+	// provider names the provider when it cannot be told from the input
+	// (--provider); "auto" detects it.
+	provider string
 }
 
 func newRenderCmd(s streams) *cobra.Command {
@@ -95,6 +98,7 @@ recorded capture interleaves them with its native lines).`,
 	f.IntVar(&o.width, "width", 0, "term wrap width in columns (0: no wrapping)")
 	f.StringVar(&o.room, "matrix-room", "", "chat: send to this Matrix room id (!…:server); token from "+matrixTokenEnv)
 	f.StringVar(&o.homeserver, "matrix-homeserver", "", "chat: base URL of the Matrix homeserver")
+	f.StringVar(&o.provider, "provider", "auto", "which CLI printed native lines that are rendered through a normalizer: auto or one of "+strings.Join(providerNames(), ", "))
 	return cmd
 }
 
@@ -162,7 +166,7 @@ func runRender(ctx context.Context, s streams, name string, o renderOptions, wid
 		r = legacyRender{d: legacy.New(), w: out}
 	}
 
-	src, err := openEvents(s, name)
+	src, err := openEvents(s, name, o.provider)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -299,7 +303,11 @@ const renderAhead = 4096
 // records when it has any among its first renderAhead records (a fixture's
 // when it has any at all), else its native_in records, or the raw output's
 // lines, through the provider's normalizer.
-func openEvents(s streams, name string) (eventSource, error) {
+//
+// provider is the --provider flag: "auto", or the provider whose
+// normalizer reads native lines (source.Choose refuses one that plainly
+// contradicts the input).
+func openEvents(s streams, name, provider string) (eventSource, error) {
 	in, err := source.Open(name, s.in)
 	if err != nil {
 		return nil, err
@@ -313,7 +321,7 @@ func openEvents(s streams, name string) (eventSource, error) {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 		nat.name = name
-		provider, err := nat.chooseProvider("auto")
+		provider, err := nat.chooseProvider(provider)
 		var n event.Normalizer
 		if err == nil {
 			n, err = newNormalizer(provider)
@@ -338,7 +346,7 @@ func openEvents(s streams, name string) (eventSource, error) {
 	if hasNormalized {
 		return &normalizedSource{recs: recs, done: func() { in.Close() }}, nil
 	}
-	provider, err := source.Choose(recs.evidence(), "auto", providerNames())
+	provider, err = source.Choose(recs.evidence(), provider, providerNames())
 	var n event.Normalizer
 	if err == nil {
 		n, err = newNormalizer(provider)
