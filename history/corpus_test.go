@@ -3,6 +3,7 @@ package history_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"io"
 	"os"
@@ -108,6 +109,9 @@ func TestCorpusImportValidatesAndMatchesLive(t *testing.T) {
 		provider := filepath.Base(filepath.Dir(dir))
 		t.Run(provider+"/"+filepath.Base(dir), func(t *testing.T) {
 			capt, st := importRun(t, dir, provider)
+			if n := storedCount(t, dir, provider); st.Entries != n {
+				t.Errorf("the stored session has %d entries, Import read %d", n, st.Entries)
+			}
 			if st.Entries == 0 || st.Native != st.Entries {
 				t.Fatalf("entries %d, native records %d: want as many records as entries, and some", st.Entries, st.Native)
 			}
@@ -179,4 +183,23 @@ func TestCorpusImportValidatesAndMatchesLive(t *testing.T) {
 			}
 		})
 	}
+}
+
+// storedCount counts a corpus run's stored entries: lines, or the
+// messages of opencode's (only) session.
+func storedCount(t *testing.T, dir, provider string) int64 {
+	t.Helper()
+	if provider != "opencode" {
+		return int64(nonBlankLines(mustRead(t, filepath.Join(dir, "history.jsonl"))))
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "opencode.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var n int64
+	if err := db.QueryRow(`SELECT count(*) FROM message`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

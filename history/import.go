@@ -123,8 +123,8 @@ func Import(ctx context.Context, src Entries, w io.Writer, o Options) (Stats, er
 		if len(ahead) > 0 {
 			e := ahead[0]
 			ahead = ahead[1:]
-			if len(ahead) == 0 && aheadErr != nil {
-				return e, aheadErr // the torn last entry, or EOF after it
+			if len(ahead) == 0 && errors.Is(aheadErr, ErrTornEntry) {
+				return e, aheadErr // the torn last entry
 			}
 			return e, nil
 		}
@@ -134,10 +134,7 @@ func Import(ctx context.Context, src Entries, w io.Writer, o Options) (Stats, er
 		return src.Next()
 	}
 	ent, err = next()
-	for !errors.Is(err, io.EOF) || ent.Line != nil {
-		if errors.Is(err, io.EOF) {
-			err = nil // an entry read ahead just before the end
-		}
+	for !errors.Is(err, io.EOF) {
 		if cerr := ctx.Err(); cerr != nil {
 			im.w.Close()
 			return st, fmt.Errorf("import: %w", cerr)
@@ -154,9 +151,6 @@ func Import(ctx context.Context, src Entries, w io.Writer, o Options) (Stats, er
 			break
 		}
 		ent, err = next()
-		if errors.Is(err, io.EOF) {
-			ent = Entry{}
-		}
 	}
 	im.events(norm.End())
 

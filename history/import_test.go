@@ -57,6 +57,8 @@ func TestImportLosesNoEntry(t *testing.T) {
 			"the CLI was killed while writing its last line"},
 		{"synthetic cut rollout", "codex", codexTools[:cut], false,
 			"an aborted Codex run: the rollout stops mid-turn"},
+		{"short session", "gemini", mustRead(t, filepath.Join(corpus, "gemini", "error-retry", "history.jsonl")), false,
+			"fewer entries than Import reads ahead, none naming a working directory"},
 		{"synthetic blank lines", "gemini", []byte("\n" + strings.ReplaceAll(string(mustRead(t, filepath.Join(corpus, "gemini", "tools", "history.jsonl"))), "\n", "\n\n")), false,
 			"blank lines are no entries"},
 	} {
