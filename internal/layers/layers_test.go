@@ -23,7 +23,7 @@ func layerOf(pkg string) (int, bool) {
 		return 5, true
 	case rel == "cmd/evcap", strings.HasPrefix(rel, "bench/cmd/"):
 		return 4, true
-	case rel == "promote", rel == "record", rel == "bundle", rel == "minimize", rel == "export":
+	case rel == "promote", rel == "record", rel == "bundle", rel == "minimize", rel == "export", rel == "history":
 		return 3, true
 	case rel == "replay/replaytest":
 		// The go test helpers built on the replay engine (layer 2).
