@@ -177,29 +177,27 @@ func assignmentValue(text []byte, ns, ne int) (int, int, bool) {
 	return s, s + len(v), true
 }
 
-// nameSegments splits a name at "_", "-", "." and lower-to-upper case
-// changes, lower-casing each part: apiKeySource → api key source.
-func nameSegments(name []byte) []string {
-	var out []string
+// nameSegments calls f with each part of a name, split at "_", "-", "."
+// and lower-to-upper case changes (apiKeySource → api, Key, Source),
+// without allocating; f sees the part as it is spelt.
+func nameSegments(name []byte, f func(seg []byte)) {
 	start := 0
-	flush := func(end int) {
-		if end > start {
-			out = append(out, strings.ToLower(string(name[start:end])))
-		}
-	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		switch {
 		case c == '_' || c == '-' || c == '.':
-			flush(i)
+			if i > start {
+				f(name[start:i])
+			}
 			start = i + 1
 		case c >= 'A' && c <= 'Z' && i > start && name[i-1] >= 'a' && name[i-1] <= 'z':
-			flush(i)
+			f(name[start:i])
 			start = i
 		}
 	}
-	flush(len(name))
-	return out
+	if len(name) > start {
+		f(name[start:])
+	}
 }
 
 // notCredentialTail are last name segments that make the value something
@@ -239,30 +237,48 @@ func credentialName(name []byte) int {
 	if !any {
 		return 0
 	}
-	segs := nameSegments(name)
-	if len(segs) == 0 || notCredentialTail[segs[len(segs)-1]] {
-		return 0
-	}
+	var last []byte
 	best := 0
-	for _, s := range segs {
-		if r := credentialSegment(s); r > best {
-			best = r
+	nameSegments(name, func(seg []byte) {
+		last = seg
+		if best < 2 {
+			if r := credentialSegment(seg); r > best {
+				best = r
+			}
 		}
+	})
+	var buf [24]byte
+	if len(last) == 0 || len(last) <= len(buf) && notCredentialTail[string(lowerInto(buf[:0], last))] {
+		return 0
 	}
 	return best
 }
 
-func credentialSegment(s string) int {
-	strong := []string{"password", "passwd", "passphrase", "pwd", "pass", "secret", "secrets", "credential", "credentials",
+func lowerInto(dst, b []byte) []byte {
+	for _, c := range b {
+		dst = append(dst, foldByte(c))
+	}
+	return dst
+}
+
+var (
+	strongWords = []string{"password", "passwd", "passphrase", "pwd", "pass", "secret", "secrets", "credential", "credentials",
 		"creds", "private", "privatekey"}
-	weak := []string{"key", "token", "auth", "cookie", "cookies", "session"}
-	for _, w := range strong {
-		if s == w || strings.HasSuffix(s, w) && len(s) > len(w) && !strings.HasSuffix(s, "bypass") && !strings.HasSuffix(s, "compass") {
+	weakWords = []string{"key", "token", "auth", "cookie", "cookies", "session"}
+)
+
+func hasSuffixFold(s []byte, w string) bool {
+	return len(s) >= len(w) && bytes.EqualFold(s[len(s)-len(w):], []byte(w))
+}
+
+func credentialSegment(s []byte) int {
+	for _, w := range strongWords {
+		if hasSuffixFold(s, w) && !hasSuffixFold(s, "bypass") && !hasSuffixFold(s, "compass") {
 			return 2
 		}
 	}
-	for _, w := range weak {
-		if s == w || strings.HasSuffix(s, w) && len(s) > len(w) {
+	for _, w := range weakWords {
+		if hasSuffixFold(s, w) {
 			return 1
 		}
 	}

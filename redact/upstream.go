@@ -402,22 +402,36 @@ func indexFold(s, k []byte) int {
 	if lo >= 'a' && lo <= 'z' {
 		up = lo - 'a' + 'A'
 	}
-	for i := 0; i+len(k) <= len(s); {
-		j := bytes.IndexByte(s[i:len(s)-len(k)+1], lo)
-		if up != lo {
-			if u := bytes.IndexByte(s[i:len(s)-len(k)+1], up); u >= 0 && (j < 0 || u < j) {
-				j = u
-			}
+	last := len(s) - len(k) + 1 // candidates start before last
+	if last <= 0 {
+		return -1
+	}
+	next := func(c byte, from int) int {
+		if j := bytes.IndexByte(s[from:last], c); j >= 0 {
+			return from + j
 		}
-		if j < 0 {
+		return last
+	}
+	// The next occurrence of each case, each searched for once per step.
+	nl, nu := next(lo, 0), last
+	if up != lo {
+		nu = next(up, 0)
+	}
+	for {
+		i := min(nl, nu)
+		if i >= last {
 			return -1
 		}
-		if bytes.EqualFold(s[i+j:i+j+len(k)], k) {
-			return i + j
+		if bytes.EqualFold(s[i:i+len(k)], k) {
+			return i
 		}
-		i += j + 1
+		if i == nl {
+			nl = next(lo, i+1)
+		}
+		if i == nu && up != lo {
+			nu = next(up, i+1)
+		}
 	}
-	return -1
 }
 
 // requiredLiterals returns literals (lower case) one of which every match
