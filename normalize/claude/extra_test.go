@@ -15,14 +15,23 @@ import (
 // names that parent and the subagent's type, and that no event of a main
 // agent line does.
 func TestExtraSubagentEventsCarryTheirParent(t *testing.T) {
-	for _, name := range []string{"subagent", "subagent-partial"} {
+	for _, name := range []string{"subagent", "subagent-partial", "subagent-permission"} {
 		t.Run(name, func(t *testing.T) {
 			data := read(t, filepath.Join(extraDir, name+".stdout.jsonl"))
 			n := New()
 			nested := 0
+			taskTool := map[string]string{} // task_id → the tool call that started it
 			for i, l := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
 				v := gjson.ParseBytes(l)
 				parent := v.Get("parent_tool_use_id").String()
+				if id := v.Get("task_id").String(); id != "" && v.Get("tool_use_id").String() != "" {
+					taskTool[id] = v.Get("tool_use_id").String()
+				}
+				if a := v.Get("request.agent_id").String(); a != "" {
+					// A permission request of the subagent's: the line names
+					// the subagent by its task id.
+					parent = taskTool[a]
+				}
 				for _, e := range n.Line(int64(i+1), l) {
 					switch {
 					case e.Kind == event.KindAgent:
