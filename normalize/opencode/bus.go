@@ -105,24 +105,24 @@ func (n *Normalizer) busEvent(refs []int64, v gjson.Result) []event.Event {
 		// The v2 permission protocol of the @opencode-ai/sdk types: action
 		// and resources instead of permission and patterns, source instead
 		// of tool.
-		return []event.Event{{Kind: event.KindPermission, Phase: event.PhaseStarted, SessionID: sid,
+		return n.asked(event.Event{Kind: event.KindPermission, Phase: event.PhaseStarted, SessionID: sid,
 			ToolCallID: p.Get("source.callID").String(), MessageID: p.Get("source.messageID").String(),
 			Permission: &event.Permission{ID: p.Get("id").String(), Tool: p.Get("action").String(),
-				Patterns: strs(p.Get("resources"))}, Cause: refs}}
+				Patterns: strs(p.Get("resources"))}, Cause: refs})
 	case "permission.asked":
-		return []event.Event{{Kind: event.KindPermission, Phase: event.PhaseStarted, SessionID: sid,
+		return n.asked(event.Event{Kind: event.KindPermission, Phase: event.PhaseStarted, SessionID: sid,
 			ToolCallID: p.Get("tool.callID").String(), MessageID: p.Get("tool.messageID").String(),
 			Permission: &event.Permission{ID: p.Get("id").String(), Tool: p.Get("permission").String(),
-				Patterns: strs(p.Get("patterns"))}, Cause: refs}}
+				Patterns: strs(p.Get("patterns"))}, Cause: refs})
 	case "permission.updated":
 		pats := strs(p.Get("pattern"))
 		if s := p.Get("pattern"); s.Type == gjson.String {
 			pats = []string{s.String()}
 		}
-		return []event.Event{{Kind: event.KindPermission, Phase: event.PhaseStarted, SessionID: sid,
+		return n.asked(event.Event{Kind: event.KindPermission, Phase: event.PhaseStarted, SessionID: sid,
 			ToolCallID: p.Get("callID").String(), MessageID: p.Get("messageID").String(),
 			Permission: &event.Permission{ID: p.Get("id").String(), Tool: p.Get("type").String(),
-				Patterns: pats}, Cause: refs}}
+				Patterns: pats}, Cause: refs})
 	case "permission.replied", "permission.v2.replied":
 		id := p.Get("requestID").String()
 		if id == "" {
@@ -132,13 +132,28 @@ func (n *Normalizer) busEvent(refs []int64, v gjson.Result) []event.Event {
 		if reply == "" {
 			reply = p.Get("response").String()
 		}
-		return []event.Event{{Kind: event.KindPermission, Phase: event.PhaseCompleted, SessionID: sid,
-			Permission: &event.Permission{ID: id, Reply: reply}, Cause: refs}}
+		ev := event.Event{Kind: event.KindPermission, Phase: event.PhaseCompleted, SessionID: sid,
+			Permission: &event.Permission{ID: id, Reply: reply}, Cause: refs}
+		if req, ok := n.perms[id]; ok {
+			// The reply names only the request: take the tool and the call
+			// from it, so a reader sees what was answered.
+			delete(n.perms, id)
+			ev.ToolCallID, ev.MessageID, ev.Permission.Tool = req.ToolCallID, req.MessageID, req.Permission.Tool
+		}
+		return []event.Event{ev}
 	}
 	if busIgnoreReason(typ) != "" {
 		return nil
 	}
 	return []event.Event{unknown(refs, sid, busType(v))}
+}
+
+// asked remembers a permission request until its reply and returns it.
+func (n *Normalizer) asked(ev event.Event) []event.Event {
+	if id := ev.Permission.ID; id != "" {
+		n.perms[id] = ev
+	}
+	return []event.Event{ev}
 }
 
 // partUpdated maps message.part.updated by the part's type.

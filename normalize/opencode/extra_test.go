@@ -1,10 +1,13 @@
 package opencode_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/internal/corpustest"
+	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 )
 
@@ -96,5 +99,32 @@ func TestExtraToolNamesVerbatim(t *testing.T) {
 				t.Errorf("%s: call %s: name %q (raw %q), result %v", file, id, got[id], name, results[id])
 			}
 		}
+	}
+}
+
+// TestExtraPermissionAskedAndReplied checks the serve-mode permission
+// recording (bash set to ask, answered through POST /permission/{id}/reply):
+// each permission.asked gives a permission started event naming the tool
+// call and the command pattern, each permission.replied a completed event
+// with the reply, and the rejected call ends failed.
+func TestExtraPermissionAskedAndReplied(t *testing.T) {
+	var got []string
+	var rejected bool
+	for _, e := range normalizeFile(t, extraDir+"/permission-serve.stdout.jsonl") {
+		switch {
+		case e.Kind == event.KindPermission && e.Phase == event.PhaseStarted:
+			got = append(got, "asked "+e.Permission.Tool+" "+strings.Join(e.Permission.Patterns, " ")+" call:"+fmt.Sprint(e.ToolCallID != ""))
+		case e.Kind == event.KindPermission:
+			got = append(got, "replied "+e.Permission.Reply+" "+e.Permission.Tool+" call:"+fmt.Sprint(e.ToolCallID != ""))
+		case e.Kind == event.KindToolResult && e.Phase == event.PhaseFailed:
+			rejected = strings.Contains(e.ToolResult.Output, "rejected permission")
+		}
+	}
+	want := []string{"asked bash touch notes.txt call:true", "replied once bash call:true", "asked bash rm -f notes.txt call:true", "replied reject bash call:true"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("permission events (-want +got):\n%s", d)
+	}
+	if !rejected {
+		t.Error("the rejected bash call did not end as a failed tool result")
 	}
 }

@@ -33,6 +33,8 @@ type Normalizer struct {
 	// the task tool calls that start them (see child.go).
 	children map[string]*child
 	tasks    []*taskCall
+	// perms holds the permission requests not replied to yet, by id.
+	perms map[string]event.Event
 	// resulted is set once any result was emitted.
 	resulted bool
 
@@ -98,6 +100,7 @@ func NewWithOptions(o Options) *Normalizer {
 		cumulative: o.CumulativeDeltas,
 		snapshots:  map[string]map[string]string{},
 		children:   map[string]*child{},
+		perms:      map[string]event.Event{},
 	}
 }
 

@@ -232,6 +232,10 @@ func (r *Renderer) permission(e event.Event) {
 		if reply == "" {
 			reply = "answered"
 		}
+		if what == "" {
+			r.line("🔒 permission "+reply, r.styles.warn)
+			return
+		}
 		r.line("🔒 permission "+reply+": "+what, r.styles.warn)
 	}
 }

@@ -13,7 +13,10 @@
 #             /session/{id}/message run the prompt; the reply is in
 #             NAME.http-response.json.
 # Also NAME.stderr.txt, NAME.requests.jsonl (what the fake model received)
-# and NAME.exit. The config is the one fakemodel.Prepare writes for opencode.
+# and NAME.exit. The config is the one fakemodel.Prepare writes for opencode,
+# except that with ASK=1 (serve mode) bash needs permission: each
+# permission.asked on the bus is answered through POST
+# /permission/{id}/reply, "once" for the first and "reject" after.
 set -eu
 mode=$1 opencode=$2 evcap=$3 scenario=$4 out=$5 name=$6
 prompt="What is in this project? Look at the files and summarise the README."
@@ -26,6 +29,8 @@ fm=$!
 i=0
 while [ ! -s "$work/url" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 url=$(head -n1 "$work/url")
+bashperm=allow
+[ -z "${ASK:-}" ] || bashperm=ask
 cat > "$home/opencode.json" <<CFG
 {
   "\$schema": "https://opencode.ai/config.json",
@@ -43,7 +48,7 @@ cat > "$home/opencode.json" <<CFG
       }
     }
   },
-  "permission": {"edit": "allow", "bash": "allow", "webfetch": "deny", "external_directory": "allow"}
+  "permission": {"edit": "allow", "bash": "$bashperm", "webfetch": "deny", "external_directory": "allow"}
 }
 CFG
 set +e
@@ -68,7 +73,20 @@ else
   sleep 0.5
   id=$(curl -s -m 30 -X POST -H 'Content-Type: application/json' -d '{"title":"evcap subagent"}' "$base/session" | jq -r .id)
   jq -n --arg p "$prompt" '{model: {providerID: "fake", modelID: "fake-model"}, parts: [{type: "text", text: $p}]}' |
-    curl -s -m 120 -X POST -H 'Content-Type: application/json' -d @- "$base/session/$id/message" > "$out/$name.http-response.json"
+    curl -s -m 120 -X POST -H 'Content-Type: application/json' -d @- "$base/session/$id/message" > "$out/$name.http-response.json" &
+  post=$!
+  if [ -n "${ASK:-}" ]; then
+    answered="" reply=once
+    while kill -0 $post 2>/dev/null; do
+      for pid in $(sed -n 's/^data: //p' "$out/$name.sse.txt" | jq -r 'select(.type=="permission.asked") | .properties.id'); do
+        case " $answered " in *" $pid "*) continue;; esac
+        curl -s -m 10 -X POST -H 'Content-Type: application/json' -d "{\"reply\":\"$reply\"}" "$base/permission/$pid/reply" > /dev/null
+        answered="$answered $pid" reply=reject
+      done
+      sleep 0.3
+    done
+  fi
+  wait $post
   echo $? > "$out/$name.exit"
   sleep 1
   kill $sse $srv
