@@ -90,8 +90,17 @@ func (r *Redactor) decodedSpans(text []byte, depth int, spans []span) []span {
 func (r *Redactor) base64Spans(text []byte, i, j, e, depth int, spans []span) []span {
 	run := text[i:j]
 	enc := base64.RawStdEncoding
-	if bytes.ContainsAny(run, "-_") {
-		if bytes.ContainsAny(run, "+/") {
+	url, std := false, false
+	for _, c := range run {
+		switch c {
+		case '-', '_':
+			url = true
+		case '+', '/':
+			std = true
+		}
+	}
+	if url {
+		if std {
 			return spans
 		}
 		enc = base64.RawURLEncoding
@@ -121,6 +130,12 @@ func (r *Redactor) base64Spans(text []byte, i, j, e, depth int, spans []span) []
 // tab, newline and carriage return. It stops at the first group that is
 // not, so binary runs cost little.
 func printableBase64(enc *base64.Encoding, b []byte) ([]byte, bool) {
+	// Most runs (paths, identifiers, digests) fail in their first groups:
+	// check those before allocating.
+	var head [12]byte
+	if n, err := enc.Decode(head[:], b[:min(len(b), 16)/4*4]); err != nil || !printable(head[:n]) {
+		return nil, false
+	}
 	out := make([]byte, 0, len(b)*3/4+3)
 	var buf [3]byte
 	for k := 0; k < len(b); k += 4 {
@@ -155,7 +170,16 @@ func trimPartialRune(b []byte) []byte {
 	return b
 }
 
-func isB64URLByte(c byte) bool { return isAlnum(c) || c == '+' || c == '/' || c == '-' || c == '_' }
+func isB64URLByte(c byte) bool { return b64Bytes[c] }
+
+// b64Bytes marks the bytes of base64 and base64url, without padding.
+var b64Bytes = func() (t [256]bool) {
+	for c := range 256 {
+		b := byte(c)
+		t[c] = isAlnum(b) || b == '+' || b == '/' || b == '-' || b == '_'
+	}
+	return t
+}()
 
 // hasHidingEscape reports a JSON escape that can stand for the bytes of a
 // rule or a path: \uXXXX, an escaped slash or an escaped backslash. Other
@@ -233,4 +257,13 @@ func percentOffset(text []byte, pos int) int {
 		d++
 	}
 	return len(text)
+}
+
+func printable(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+			return false
+		}
+	}
+	return true
 }
