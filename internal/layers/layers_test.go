@@ -42,7 +42,11 @@ func layerOf(pkg string) (int, bool) {
 	case rel == "internal/lines":
 		// Below everything: line splitting that every stream reader shares.
 		return -1, true
-	case rel == "internal/textcut", rel == "internal/census", rel == "internal/planted":
+	case rel == "internal/planted":
+		// The planted-secret matrix: a generator shared by tests and
+		// bench/cmd/plantbench, built on internal/lines only.
+		return 0, true
+	case rel == "internal/textcut", rel == "internal/census":
 		// Below event: the summary/output cutting and the unknown-key census
 		// listing that every normalizer shares (std lib and gjson only).
 		return -1, true
