@@ -17,10 +17,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -28,6 +31,7 @@ import (
 	"github.com/evcap/evcap/fakemodel"
 	"github.com/evcap/evcap/redact"
 	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
 )
 
 const sdkClient = "testdata/sdk/client.mjs"
@@ -343,4 +347,88 @@ func TestSDKRealCLI(t *testing.T) {
 		}
 		t.Logf("plain: %d lines, exit %d; deterministic CLI: %d stdout bytes identical with and without the shim", len(a), with.exit, len(w1.stdout))
 	})
+}
+
+// TestRecordRealCLIOpencodeSession: evcap record --opencode drives one
+// session of a real opencode serve (subscribe, create, prompt), records it
+// from its first event, with its own requests as native_out, stops when
+// the session is idle, and the capture replays and promotes like any.
+func TestRecordRealCLIOpencodeSession(t *testing.T) {
+	skipShort(t)
+	v := variant{"opencode-session", fakemodel.OpenCode, "opencode", nil}
+	su := newSetup(t, v.cli, "tools.json")
+	port := freePort(t)
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	serve := exec.Command(su.bin, "serve", "--hostname", "127.0.0.1", "--port", fmt.Sprint(port))
+	serve.Dir, serve.Env = su.project, su.env
+	var serveErr bytes.Buffer
+	serve.Stdout, serve.Stderr = &serveErr, &serveErr
+	serve.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := serve.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-serve.Process.Pid, syscall.SIGKILL)
+		serve.Wait()
+	})
+	waitFor(t, 60*time.Second, "opencode serve to answer GET /config", func() bool {
+		resp, err := (&http.Client{Timeout: 5 * time.Second}).Get(base + "/config")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK
+	})
+	capPath := filepath.Join(su.dir, "capture.jsonl")
+	rec := exec.Command(su.evcap, "record", "--opencode", base, "--prompt", "What is in this project? List the files, then read the README and summarise it.",
+		"--model", "fake/fake-model", "--permission", "once", "-o", capPath, "--color", "never")
+	rec.Dir, rec.Env = su.project, su.env
+	var recErr bytes.Buffer
+	rec.Stdout, rec.Stderr = io.Discard, &recErr
+	start := time.Now()
+	if err := rec.Start(); err != nil {
+		t.Fatal(err)
+	}
+	recDone := make(chan error, 1)
+	go func() { recDone <- rec.Wait() }()
+	var err error
+	select {
+	case err = <-recDone:
+	case <-time.After(90 * time.Second):
+		rec.Process.Kill()
+		<-recDone
+		t.Fatalf("evcap record --opencode did not stop after the session went idle\nstderr:\n%s", recErr.String())
+	}
+	if err != nil {
+		t.Fatalf("evcap record --opencode: %v\nstderr:\n%s", err, recErr.String())
+	}
+	r := su.read(t, v, capPath, 0, recErr.Bytes(), time.Since(start))
+	var outs []string
+	firstIn := ""
+	for _, rec := range r.records {
+		switch {
+		case rec.Stage == envelope.StageNativeOut:
+			outs = append(outs, gjson.GetBytes(rec.Payload, "method").String()+" "+gjson.GetBytes(rec.Payload, "path").String())
+		case rec.Stage == envelope.StageNativeIn && firstIn == "":
+			firstIn = gjson.GetBytes(rec.Payload, "type").String()
+		}
+	}
+	t.Logf("native_out: %q; first native_in: %s", outs, firstIn)
+	if len(outs) < 3 || outs[0] != "GET /event" || outs[1] != "POST /session" || !strings.HasSuffix(outs[2], "/message") {
+		t.Errorf("native_out records %q, want GET /event, POST /session, POST /session/ID/message", outs)
+	}
+	if firstIn != "session.created" {
+		t.Errorf("the first native_in record is %q, want the session's session.created", firstIn)
+	}
+	calls := toolCalls(r.events(t))
+	if len(calls) != 2 || calls[0].name != "bash" || calls[1].name != "read" {
+		t.Errorf("tool calls %q, want bash then read", calls)
+	}
+	if out, stderr, code := evcapRun(t, "replay", capPath); code != 0 {
+		t.Errorf("evcap replay: exit %d\n%s%s", code, out, stderr)
+	}
+	fxDir := t.TempDir()
+	if out, stderr, code := evcapRun(t, "promote", capPath, "--name", "opencode-session", "--dir", fxDir); code != 0 {
+		t.Errorf("evcap promote: exit %d\n%s%s", code, out, stderr)
+	}
 }

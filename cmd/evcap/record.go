@@ -36,6 +36,11 @@ type recordOptions struct {
 	// shim is the directory of the evcap shim stand-in that runs this
 	// record (hidden --shim DIR): see runShim.
 	shim string
+	// opencode drives one session of an opencode server (--opencode URL).
+	opencode         string
+	prompt           string
+	model            string
+	permissionAnswer string
 	// otlp exports spans to this OTLP endpoint as the run goes (--otlp).
 	otlp string
 
@@ -64,12 +69,21 @@ record, also when the child is killed, leaves its last line unterminated, or
 leaves a process behind that holds its output open.
 
 Instead of running a command, --stdin records a stream piped into evcap and
---sse attaches to a server-sent-events stream (opencode serve's /event).`,
+--sse attaches to a server-sent-events stream (opencode serve's /event), and
+--opencode URL --prompt TEXT drives one session of an opencode server: it
+subscribes to /event first, then creates the session and sends the prompt,
+records only that session and its subagents' sessions, records its own
+requests as native_out, and stops when the session is idle.
+
+When stdin is not a terminal, what the integration writes to the agent's
+stdin (stream-json input, permission answers) is passed on at once and
+recorded as native_out.`,
 		Example: `  evcap record -- claude -p "list the files" --output-format stream-json --verbose
   evcap record -o run.jsonl --render none -- codex exec --json "fix the test"
   evcap record --passthrough -- gemini -p hi --output-format stream-json | jq .type
   claude -p hi --output-format stream-json --verbose | evcap record --stdin
-  evcap record --sse http://127.0.0.1:4096/event --until-idle`,
+  evcap record --sse http://127.0.0.1:4096/event --until-idle
+  evcap record --opencode http://127.0.0.1:4096 --prompt "fix the test" --permission once`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRecord(cmd.Context(), s, o, args)
 		},
@@ -88,6 +102,10 @@ Instead of running a command, --stdin records a stream piped into evcap and
 	f.BoolVar(&o.cumulativeDeltas, "cumulative-deltas", false, cumulativeDeltasHelp)
 	f.StringVar(&o.shim, "shim", "", "run by an evcap shim stand-in in this directory: run the next CMD on PATH after it, transparently, capturing to $"+capture.EnvVar)
 	_ = f.MarkHidden("shim")
+	f.StringVar(&o.opencode, "opencode", "", "record one session of this opencode server: subscribe to /event, create the session, send --prompt, stop when it is idle")
+	f.StringVar(&o.prompt, "prompt", "", "with --opencode: the message to send")
+	f.StringVar(&o.model, "model", "", "with --opencode: providerID/modelID for the prompt (default: the server's)")
+	f.StringVar(&o.permissionAnswer, "permission", "", "with --opencode: answer the session's permission requests: once, always or reject (default: leave them to another client)")
 	f.StringVar(&o.otlp, "otlp", "", "also export the run as OpenTelemetry GenAI spans to this OTLP/HTTP endpoint as it goes (never slows the agent)")
 	return cmd
 }
@@ -97,13 +115,21 @@ func runRecord(ctx context.Context, s streams, o recordOptions, args []string) e
 		return runShim(s, o, args)
 	}
 	sources := 0
-	for _, b := range []bool{len(args) > 0, o.stdin, o.sse != ""} {
+	for _, b := range []bool{len(args) > 0, o.stdin, o.sse != "", o.opencode != ""} {
 		if b {
 			sources++
 		}
 	}
 	if sources != 1 {
-		return &exitError{code: 2, err: fmt.Errorf("record: give exactly one of: -- CMD [ARGS...], --stdin, --sse URL")}
+		return &exitError{code: 2, err: fmt.Errorf("record: give exactly one of: -- CMD [ARGS...], --stdin, --sse URL, --opencode URL")}
+	}
+	if (o.opencode == "") != (o.prompt == "") {
+		return &exitError{code: 2, err: fmt.Errorf("record: --opencode URL and --prompt TEXT go together")}
+	}
+	switch o.permissionAnswer {
+	case "", "once", "always", "reject":
+	default:
+		return &exitError{code: 2, err: fmt.Errorf("record: --permission %q: want once, always or reject", o.permissionAnswer)}
 	}
 	if o.provider != "auto" {
 		if _, err := newNormalizer(o.provider); err != nil {
@@ -175,6 +201,9 @@ func runRecord(ctx context.Context, s streams, o recordOptions, args []string) e
 		res, err = record.Stream(s.in, opts)
 	case o.sse != "":
 		res, err = record.SSE(ctx, o.sse, opts)
+	case o.opencode != "":
+		res, err = record.Opencode(ctx, record.OpencodeSession{BaseURL: o.opencode, Prompt: o.prompt, Model: o.model,
+			Permission: o.permissionAnswer, Title: "evcap record"}, opts)
 	default:
 		if f, ok := s.in.(*os.File); ok {
 			opts.Stdin = f
