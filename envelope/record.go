@@ -77,6 +77,10 @@ const (
 	// EventHTTPRequest: a native_out record of an HTTP request; the payload
 	// is {"method","path","body"} (capture.Request).
 	EventHTTPRequest = "http.request"
+	// SourceHistory is the source of native_in records imported from a
+	// CLI's stored session (evcap import): stored entries, read with the
+	// provider's history normalizer, not lines of a live stream.
+	SourceHistory = "history"
 	// EventInputClosed: a native_out record saying the integration closed
 	// the agent's standard input (payload null).
 	EventInputClosed = "stdin.closed"

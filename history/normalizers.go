@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/normalize/claude"
 	"github.com/evcap/evcap/normalize/codex"
@@ -15,7 +16,7 @@ import (
 // Source is the envelope source of every record Import writes: it tells
 // readers of a capture that its native_in records are stored entries, to
 // be read with a history normalizer, not lines of a live stream.
-const Source = "history"
+const Source = envelope.SourceHistory
 
 // Providers lists the providers whose stored sessions the package reads.
 func Providers() []string {

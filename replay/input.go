@@ -49,6 +49,9 @@ func LoadCapture(r io.Reader, name string) (*fixtures.Fixture, error) {
 			}
 			continue
 		}
+		if rec.Stage == envelope.StageNativeIn && rec.Source == envelope.SourceHistory {
+			fx.Restored = true
+		}
 		fx.Events = append(fx.Events, fixtures.FromRecord(rec))
 	}
 	sort.SliceStable(fx.Events, func(i, j int) bool { return fx.Events[i].Sequence < fx.Events[j].Sequence })

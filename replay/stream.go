@@ -44,19 +44,27 @@ func RunCapture(r io.ReadSeeker, name string, opts Options) error {
 }
 
 // CaptureProvider returns the provider of a capture as LoadCapture sets
-// it (that of the first record naming one), reading only up to that record.
-func CaptureProvider(r io.Reader, name string) (string, error) {
+// it (that of the first record naming one), and whether its native lines
+// are stored entries of an imported session (Fixture.Restored), reading
+// only up to the first native_in record that comes after the provider.
+func CaptureProvider(r io.Reader, name string) (provider string, restored bool, err error) {
 	er := envelope.NewReader(r, name, envelope.ReaderOptions{})
 	for {
 		rec, err := er.Next()
 		if errors.Is(err, io.EOF) {
-			return "", nil
+			return provider, restored, nil
 		}
 		if err != nil {
-			return "", fmt.Errorf("%w: %w", ErrBadInput, err)
+			return "", false, fmt.Errorf("%w: %w", ErrBadInput, err)
 		}
-		if rec.Provider != "" {
-			return rec.Provider, nil
+		if provider == "" {
+			provider = rec.Provider
+		}
+		if rec.Stage == envelope.StageNativeIn {
+			restored = rec.Source == envelope.SourceHistory
+			if provider != "" {
+				return provider, restored, nil
+			}
 		}
 	}
 }

@@ -44,6 +44,9 @@ func (r *fixtureReader) Read(p []byte) (int, error) {
 			Redactions:    []envelope.Redaction{},
 			Cause:         e.Cause,
 		}
+		if r.fx.Restored && e.Stage == envelope.StageNativeIn {
+			rec.Source = envelope.SourceHistory
+		}
 		r.line = envelope.AppendRecord(r.line[:0], &rec)
 		r.buf.Write(r.line)
 	}

@@ -77,10 +77,11 @@ checks your program against the fixture from then on.`,
 			if err != nil {
 				return bad(err)
 			}
-			if _, err := newNormalizer(fx.Provider); err != nil {
+			nopts := normOptions{restored: fx.Restored}
+			if _, err := newNormalizerWith(fx.Provider, nopts); err != nil {
 				return bad(fmt.Errorf("%s: %w", args[0], err))
 			}
-			norm := func() replay.Normalizer { n, _ := newNormalizer(fx.Provider); return n }
+			norm := func() replay.Normalizer { n, _ := newNormalizerWith(fx.Provider, nopts); return n }
 			if shrink {
 				ropts := replay.Options{Mode: replay.ModeNative, Normalizer: norm}
 				if err := inject(&ropts, fault); err != nil {

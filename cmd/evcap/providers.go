@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/history"
 	"github.com/evcap/evcap/normalize/claude"
 	"github.com/evcap/evcap/normalize/codex"
 	"github.com/evcap/evcap/normalize/gemini"
@@ -20,6 +21,10 @@ type normOptions struct {
 	// snapshots (--cumulative-deltas). Codex prints no deltas, and
 	// opencode run prints whole parts, so it changes nothing for them.
 	cumulativeDeltas bool
+	// restored reads the native lines of an imported stored session
+	// (evcap import, Fixture.Restored) with the provider's history
+	// normalizer; the other options do not apply to it.
+	restored bool
 }
 
 // normalizers is the provider table: every agent CLI evcap understands, by
@@ -63,6 +68,9 @@ func newNormalizer(provider string) (event.Normalizer, error) {
 
 // newNormalizerWith is newNormalizer with reading options.
 func newNormalizerWith(provider string, o normOptions) (event.Normalizer, error) {
+	if o.restored {
+		return history.NewNormalizer(provider)
+	}
 	mk, ok := normalizers()[provider]
 	if !ok {
 		return nil, fmt.Errorf("unknown provider %q (known: %s)", provider, strings.Join(providerNames(), ", "))

@@ -179,15 +179,15 @@ func replayOne(ctx context.Context, in replayInput, f replayFlags) []replayResul
 	if f.exec != "" {
 		return []replayResult{replayExec(ctx, in, f, f.exec, execName(f))}
 	}
-	provider := ""
+	provider, restored := "", false
 	if in.fx != nil {
-		provider = in.fx.Provider
+		provider, restored = in.fx.Provider, in.fx.Restored
 	} else {
 		file, err := os.Open(in.file)
 		if err != nil {
 			return fail("load", err)
 		}
-		provider, err = replay.CaptureProvider(file, in.file)
+		provider, restored, err = replay.CaptureProvider(file, in.file)
 		file.Close()
 		if err != nil {
 			return fail("load", err)
@@ -196,7 +196,7 @@ func replayOne(ctx context.Context, in replayInput, f replayFlags) []replayResul
 	if _, err := newNormalizer(provider); err != nil {
 		return fail("load", fmt.Errorf("%s: %w", in.path, err))
 	}
-	checks, err := planReplay(in, f, provider)
+	checks, err := planReplay(in, f, provider, restored)
 	if err != nil {
 		return fail("plan", err)
 	}
@@ -214,8 +214,8 @@ func replayOne(ctx context.Context, in replayInput, f replayFlags) []replayResul
 // planReplay lists the mode checks for in: the --mode given, or every
 // golden a fixture has (native for a capture), then the recorded exec
 // goldens.
-func planReplay(in replayInput, f replayFlags, provider string) ([]replayCheck, error) {
-	base := normOptions{cumulativeDeltas: f.cumulativeDeltas}
+func planReplay(in replayInput, f replayFlags, provider string, restored bool) ([]replayCheck, error) {
+	base := normOptions{cumulativeDeltas: f.cumulativeDeltas, restored: restored}
 	mkNorm := func() replay.Normalizer { n, _ := newNormalizerWith(provider, base); return n }
 	formats := promote.Formats()
 	if f.rechunk >= 0 {
