@@ -8,6 +8,18 @@
   var ROW = 24, OVERSCAN = 12, MAX_PRE = 100000, MAX_HAY = 20000;
   var data = JSON.parse(document.getElementById('evcap-data').textContent);
   var $ = function (id) { return document.getElementById(id); };
+  // What the integration sent to the agent gets a lane of its own, next to
+  // what the agent printed, when the capture has any.
+  if (data.records.some(function (a) { return a[2] === 'native_out'; })) {
+    LANES.splice(1, 0, 'native_out');
+    document.body.classList.add('with-out');
+    var outHead = document.createElement('div');
+    outHead.className = 'lane-name native_out';
+    outHead.dataset.lane = 'native_out';
+    outHead.textContent = 'native_out';
+    var inHead = document.querySelector('.lane-name[data-lane="native_in"]');
+    inHead.parentNode.insertBefore(outHead, inHead.nextSibling);
+  }
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -66,6 +78,8 @@
         else { b.full = p.text || ''; b.fullSeq = r.seq; b.done = true; }
         r.block = b;
       }
+    } else if (r.stage === 'native_out') {
+      r.text = typeof p === 'string' ? p : isObj(p) && p.method ? p.method + ' ' + p.path + (p.body ? ' ' + JSON.stringify(p.body) : '') : nativeText(p);
     } else if (r.stage === 'native_in') {
       r.err = lc.indexOf('error') >= 0 || lc.indexOf('fail') >= 0 ||
         (isObj(p) && (p.is_error === true || (typeof p.error === 'string' && p.error !== '') ||
@@ -259,7 +273,7 @@
   }
 
   function rowEl(r, v, rel) {
-    var row = el('div', 'row stage-' + (stageNames.indexOf(r.stage) < 4 ? r.stage : 'other'));
+    var row = el('div', 'row stage-' + (LANES.indexOf(r.stage) >= 0 || r.stage === 'meta' ? r.stage : 'other'));
     row.style.top = (v * ROW) + 'px';
     row.dataset.seq = r.seq;
     row.dataset.stage = r.stage;
