@@ -56,6 +56,10 @@
 // sits between the integration and the agent: every byte is passed on at
 // once and every line recorded as a native_out record (stream-json input:
 // user messages, control_response, interrupts), redacted line by line.
+// A control_response (the integration's answer to a permission request)
+// is also fed to the normalizer, in sequence order with the stdout lines,
+// so the permission's reply is a normalized event; normalizing a capture
+// again must therefore read native_out control_response records too.
 //
 // The package does not know provider formats (the caller passes the
 // normalizer table), does not parse flags and does not install signal
