@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -69,15 +70,15 @@ func runImport(cmd *cobra.Command, s streams, o importOptions, args []string) er
 	if same(op.Origin, o.out) {
 		return fmt.Errorf("import: -o %s is the stored session itself", o.out)
 	}
-	f, err := os.OpenFile(o.out, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-	if err != nil {
-		return fmt.Errorf("import: %w", err)
-	}
-	st, err := history.Import(cmd.Context(), op.Entries, f, history.Options{Provider: op.Provider,
-		RedactorFor: importRedactor, EvcapVersion: version, Origin: op.Origin})
-	if cerr := f.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("import: %w", cerr)
-	}
+	// Written through a temporary file and renamed, so a failed or
+	// interrupted import leaves no half capture at OUT.
+	var st history.Stats
+	err = writeFileAtomically(o.out, 0o600, func(w io.Writer) error {
+		var err error
+		st, err = history.Import(cmd.Context(), op.Entries, w, history.Options{Provider: op.Provider,
+			RedactorFor: importRedactor, EvcapVersion: version, Origin: op.Origin})
+		return err
+	})
 	if err != nil {
 		return err
 	}

@@ -100,7 +100,7 @@ func runMinimize(cmd *cobra.Command, s streams, name string, f minimizeFlags) er
 			c.Fixture = in.Fixture
 		}
 	case source.KindCapture:
-		c, err = minimize.ReadCapture(in.Reader(), name)
+		c, err = minimize.ReadCapture(withContext(s.ctx, in.Reader()), name)
 	default:
 		err = fmt.Errorf("%s is raw agent CLI output; minimize needs a capture or a fixture (evcap record --stdin makes a capture of it)", name)
 	}

@@ -315,7 +315,7 @@ func openEvents(s streams, name, provider string) (eventSource, error) {
 	if in.Kind == source.KindRaw {
 		// openNative reads "-" from streams.in: hand it the opened input
 		// under the name the user gave, so messages name what they typed.
-		nat, err := openNative(streams{in: in.Reader(), out: s.out, err: s.err}, "-")
+		nat, err := openNative(streams{in: withContext(s.ctx, in.Reader()), out: s.out, err: s.err}, "-")
 		if err != nil {
 			in.Close()
 			return nil, fmt.Errorf("%s: %w", name, err)
@@ -333,7 +333,7 @@ func openEvents(s streams, name, provider string) (eventSource, error) {
 		}
 		return &nativeSource{in: n, native: nat, done: func() { nat.close(); in.Close() }}, nil
 	}
-	recs := &capRecords{env: envelope.NewReader(in.Reader(), name, envelope.ReaderOptions{}), name: name, warn: s.err}
+	recs := &capRecords{env: envelope.NewReader(withContext(s.ctx, in.Reader()), name, envelope.ReaderOptions{}), name: name, warn: s.err}
 	limit := renderAhead
 	if in.Kind == source.KindFixture {
 		limit = len(in.Fixture.Events) // in memory already; its derived records come last

@@ -62,6 +62,9 @@ func runReplay(ctx context.Context, s streams, args []string, f replayFlags) err
 			continue
 		}
 		for _, in := range inputs {
+			if ctx.Err() != nil {
+				break
+			}
 			results = append(results, replayOne(ctx, in, f)...)
 		}
 	}
@@ -125,7 +128,7 @@ func checkReplayFlags(f replayFlags) error {
 // capture on stdin ("-").
 func expandReplayPath(s streams, path string) ([]replayInput, error) {
 	if path == "-" {
-		fx, err := replay.LoadCapture(s.in, "stdin")
+		fx, err := replay.LoadCapture(withContext(s.ctx, s.in), "stdin")
 		if err != nil {
 			return nil, err
 		}
@@ -134,6 +137,21 @@ func expandReplayPath(s streams, path string) ([]replayInput, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
+	}
+	if !st.IsDir() && !st.Mode().IsRegular() {
+		// A named pipe (or a device) can be read only once: it is loaded
+		// here, as standard input is, and every check works on what was
+		// read instead of opening it again.
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		fx, err := replay.LoadCapture(withContext(s.ctx, f), path)
+		if err != nil {
+			return nil, err
+		}
+		return []replayInput{{path: path, fx: fx}}, nil
 	}
 	if !st.IsDir() && filepath.Base(path) == fixtures.FileName {
 		path, st = filepath.Dir(path), nil
@@ -187,7 +205,7 @@ func replayOne(ctx context.Context, in replayInput, f replayFlags) []replayResul
 		if err != nil {
 			return fail("load", err)
 		}
-		provider, restored, err = replay.CaptureProvider(file, in.file)
+		provider, restored, err = replay.CaptureProvider(withContext(ctx, file), in.file)
 		file.Close()
 		if err != nil {
 			return fail("load", err)
@@ -206,7 +224,10 @@ func replayOne(ctx context.Context, in replayInput, f replayFlags) []replayResul
 			out = append(out, replayExec(ctx, in, f, c.exec, c.name))
 			continue
 		}
-		out = append(out, replayMode(in, f, c))
+		if ctx.Err() != nil {
+			break
+		}
+		out = append(out, replayMode(ctx, in, f, c))
 	}
 	return out
 }
@@ -333,7 +354,7 @@ func modeLabel(o replay.Options) string {
 }
 
 // replayMode runs one mode check (or its update).
-func replayMode(in replayInput, f replayFlags, c replayCheck) replayResult {
+func replayMode(ctx context.Context, in replayInput, f replayFlags, c replayCheck) replayResult {
 	res := replayResult{Path: in.path, Check: c.label}
 	o := c.opts
 	if in.goldDir != "" {
@@ -369,7 +390,7 @@ func replayMode(in replayInput, f replayFlags, c replayCheck) replayResult {
 			return fail(ferr)
 		}
 		defer file.Close()
-		err = replay.RunCapture(file, in.file, o)
+		err = replay.RunCapture(seekerWithContext(ctx, file), in.file, o)
 	} else {
 		err = replay.Run(in.fx, o)
 	}

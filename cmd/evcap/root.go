@@ -36,6 +36,10 @@ func (e *exitError) Unwrap() error { return e.err }
 type streams struct {
 	in       io.Reader
 	out, err io.Writer
+	// ctx, when set, stops the reading of inputs opened with openInput
+	// at the next read once it is done; run sets it to the
+	// signal-aware context.
+	ctx context.Context
 }
 
 // newRootCmd builds the whole command tree. Every subcommand is listed here
@@ -96,10 +100,16 @@ func run(ctx context.Context, args []string, in io.Reader, out, errw io.Writer) 
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(softMemoryLimit)
 	}
-	s := streams{in: in, out: out, err: errw}
+	s := streams{in: in, out: out, err: errw, ctx: ctx}
 	root := newRootCmd(ctx, s)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	if code := interruptCode(ctx); code != 0 {
+		// Stopped by SIGINT or SIGTERM: whatever the command made of
+		// the cancellation, the exit status says so, as a shell's does.
+		fmt.Fprintln(errw, "evcap:", context.Cause(ctx))
+		return code
+	}
 	if err == nil {
 		return 0
 	}

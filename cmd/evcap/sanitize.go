@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/evcap/evcap/redact"
 	"github.com/evcap/evcap/sanitize"
@@ -77,9 +76,19 @@ standard input.`,
 				DropTimes: dropTimes, PrivateText: private, Config: cfg}
 			var in io.Reader
 			name := args[0]
-			if name == "-" {
+			switch fi, err := os.Stat(name); {
+			case name == "-":
 				in = s.in
-			} else {
+			case err == nil && fi.Mode()&os.ModeNamedPipe != 0:
+				// A FIFO is read once, as standard input is: it cannot
+				// seek, so the project root comes from the flags.
+				f, err := os.Open(name)
+				if err != nil {
+					return &exitError{code: 2, err: fmt.Errorf("sanitize: %w", err)}
+				}
+				defer f.Close()
+				in = struct{ io.Reader }{f}
+			default:
 				f, err := openCaptureFile(name)
 				if err != nil {
 					return &exitError{code: 2, err: fmt.Errorf("sanitize: %w", err)}
@@ -87,6 +96,7 @@ standard input.`,
 				defer f.Close()
 				in = f
 			}
+			in = withContext(s.ctx, in)
 			if out == "" || out == "-" {
 				rep, err := sanitize.Sanitize(in, name, s.out, opts)
 				if err != nil {
@@ -94,21 +104,16 @@ standard input.`,
 				}
 				return reportTorn(s, name, rep)
 			}
-			// Write next to the target and rename, so a failed run never
-			// leaves half a capture behind (and IN may equal OUT).
-			f, err := os.CreateTemp(filepath.Dir(out), filepath.Base(out)+".*.tmp")
-			if err != nil {
+			// Write next to the target and rename, so a failed or
+			// interrupted run never leaves half a capture behind (and IN
+			// may equal OUT).
+			var rep sanitize.Report
+			err = writeFileAtomically(out, 0o600, func(w io.Writer) error {
+				var err error
+				rep, err = sanitize.Sanitize(in, name, w, opts)
 				return err
-			}
-			defer os.Remove(f.Name())
-			rep, err := sanitize.Sanitize(in, name, f, opts)
-			if cerr := f.Close(); err == nil {
-				err = cerr
-			}
+			})
 			if err != nil {
-				return err
-			}
-			if err := os.Rename(f.Name(), out); err != nil {
 				return err
 			}
 			return reportTorn(s, name, rep)

@@ -159,7 +159,7 @@ func validateInput(s streams, sch *schema.Schema, name string) (*validation, err
 		v.OK = true
 		return v, nil
 	}
-	read, err := validateCapture(v, sch, in.Reader())
+	read, err := validateCapture(v, sch, withContext(s.ctx, in.Reader()))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -249,7 +249,7 @@ func openInput(s streams, name string) (io.Reader, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return in.Reader(), func() { in.Close() }, nil
+	return withContext(s.ctx, in.Reader()), func() { in.Close() }, nil
 }
 
 func stageSummary(m map[envelope.Stage]int) string {

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+)
+
+// interrupted is the cause of a context cancelled by a signal.
+type interrupted struct{ sig os.Signal }
+
+func (i interrupted) Error() string { return fmt.Sprintf("interrupted (%v)", i.sig) }
+
+// signum is sig's number, 2 for an unknown signal (as SIGINT).
+func signum(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return int(s)
+	}
+	return int(syscall.SIGINT)
+}
+
+// interruptCode is the exit status of a run stopped by ctx's signal, as a
+// shell reports it: 128 + the signal number (130 for SIGINT, 143 for
+// SIGTERM); 0 when ctx was not stopped by a signal.
+func interruptCode(ctx context.Context) int {
+	var i interrupted
+	if !errors.As(context.Cause(ctx), &i) {
+		return 0
+	}
+	return 128 + signum(i.sig)
+}
+
+// ctxReader stops reading once ctx is done: each Read first checks ctx, so
+// a command that streams its input record by record stops at the next
+// read after a signal, whatever library does the reading.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := context.Cause(c.ctx); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+// ctxReadSeeker is a ctxReader that can still seek, for a library that
+// reads a file twice when it can (sanitize learns the project root first).
+type ctxReadSeeker struct {
+	ctxReader
+	s io.Seeker
+}
+
+func (c ctxReadSeeker) Seek(off int64, whence int) (int64, error) { return c.s.Seek(off, whence) }
+
+// seekerWithContext is withContext for a reader the library seeks in.
+func seekerWithContext(ctx context.Context, r io.ReadSeeker) io.ReadSeeker {
+	if ctx == nil {
+		return r
+	}
+	return ctxReadSeeker{ctxReader{ctx: ctx, r: r}, r}
+}
+
+// withContext wraps r so that it stops reading when ctx is done, keeping
+// its Seek if it has one; r as it is when ctx is nil.
+func withContext(ctx context.Context, r io.Reader) io.Reader {
+	if ctx == nil || r == nil {
+		return r
+	}
+	if s, ok := r.(io.Seeker); ok {
+		return ctxReadSeeker{ctxReader{ctx: ctx, r: r}, s}
+	}
+	return ctxReader{ctx: ctx, r: r}
+}
+
+// temps are the temporary files of this process that main removes when it
+// exits on a signal without waiting for the command (see main).
+var temps struct {
+	sync.Mutex
+	names map[string]bool
+}
+
+// createTemp makes a temporary file in dir, as os.CreateTemp, and
+// remembers it until forgetTemp, so that an interrupted run leaves no
+// temporary file behind either.
+func createTemp(dir, pattern string) (*os.File, error) {
+	temps.Lock()
+	defer temps.Unlock()
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	if temps.names == nil {
+		temps.names = map[string]bool{}
+	}
+	temps.names[f.Name()] = true
+	return f, nil
+}
+
+// forgetTemp is called once name was renamed or removed.
+func forgetTemp(name string) {
+	temps.Lock()
+	delete(temps.names, name)
+	temps.Unlock()
+}
+
+// removeTemps removes every temporary file still remembered. It holds the
+// lock for good: the process exits right after.
+func removeTemps() {
+	temps.Lock()
+	for name := range temps.names {
+		os.Remove(name)
+	}
+}
+
+// writeFileAtomically writes path through a temporary file in the same
+// directory, renamed onto path only when write succeeded, so that a failed
+// or interrupted run leaves path as it was and no half file. The file gets
+// mode perm. An error of write is returned as it is; the others name path.
+func writeFileAtomically(path string, perm os.FileMode, write func(w io.Writer) error) error {
+	tmp, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	name := tmp.Name()
+	defer forgetTemp(name)
+	if err := write(tmp); err != nil {
+		tmp.Close()
+		os.Remove(name)
+		return err // the writer's own error, as it would be without the temporary file
+	}
+	werr := tmp.Close()
+	if werr == nil {
+		werr = os.Chmod(name, perm)
+	}
+	if werr == nil {
+		werr = os.Rename(name, path)
+	}
+	if werr != nil {
+		os.Remove(name)
+		return fmt.Errorf("write %s: %w", path, werr)
+	}
+	return nil
+}

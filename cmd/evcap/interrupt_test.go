@@ -1,0 +1,314 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// These tests run the evcap binary as a real child process, send it SIGINT
+// (or SIGTERM) while it works on a large capture, and check that it stops
+// with the shell's exit status for the signal, soon, and without leaving
+// half an output file behind. The timing bound is a hang guard only.
+
+// interruptEnv is what the tests share: the evcap binary, built once, and
+// the captures it runs on, made once.
+type interruptEnv struct {
+	bin        string
+	small, big string
+}
+
+// newInterruptEnv builds evcap (or takes $EVCAP_BIN), records a capture
+// from the corpus stream with evcap record --stdin, and makes a large one
+// (about 30 MB) of copies of its records with new sequence numbers. All of
+// it is removed when t ends.
+func newInterruptEnv(t *testing.T) *interruptEnv {
+	t.Helper()
+	dir := t.TempDir()
+	env := &interruptEnv{bin: os.Getenv("EVCAP_BIN"), small: filepath.Join(dir, "small.jsonl"), big: filepath.Join(dir, "big.jsonl")}
+	if env.bin == "" {
+		env.bin = filepath.Join(dir, "evcap")
+		out, err := exec.Command("go", "build", "-o", env.bin, "github.com/evcap/evcap/cmd/evcap").CombinedOutput()
+		if err != nil {
+			t.Fatalf("go build ./cmd/evcap: %v\n%s", err, out)
+		}
+	}
+	stream, err := os.Open(corpusStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Close()
+	cmd := exec.Command(env.bin, "record", "--stdin", "--render", "none", "-o", env.small)
+	cmd.Dir = dir
+	cmd.Stdin = stream
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("evcap record --stdin: %v\n%s", err, out)
+	}
+	if err := repeatCapture(env.small, env.big, 40); err != nil {
+		t.Fatal(err)
+	}
+	return env
+}
+
+// corpusStream is the real Claude Code stream the captures are made of.
+const corpusStream = "../../testdata/corpus/claude/long-text-partial.stdout.jsonl"
+
+var (
+	sequenceField = regexp.MustCompile(`"sequence":(\d+)`)
+	causeField    = regexp.MustCompile(`"cause":\[([\d,]+)\]\}$`)
+	digits        = regexp.MustCompile(`\d+`)
+)
+
+// repeatCapture writes copies of the records between src's first record
+// (capture.start) and its last (capture.end) n times to dst, each copy's
+// sequence numbers and causes shifted past the previous copy's, so the
+// result is a valid capture n times as long.
+func repeatCapture(src, dst string, n int) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	if len(lines) < 3 {
+		return fmt.Errorf("%s: %d records, want a start, an end and something between", src, len(lines))
+	}
+	first, body, last := lines[0], lines[1:len(lines)-1], lines[len(lines)-1]
+	f, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	shiftAll := func(s string, by int, all *regexp.Regexp) string {
+		return all.ReplaceAllStringFunc(s, func(m string) string {
+			return digits.ReplaceAllStringFunc(m, func(d string) string {
+				v, _ := strconv.Atoi(d)
+				return strconv.Itoa(v + by)
+			})
+		})
+	}
+	fmt.Fprintln(w, first)
+	for k := range n {
+		by := k * len(body)
+		for _, l := range body {
+			loc := sequenceField.FindStringIndex(l)
+			l = l[:loc[0]] + shiftAll(l[loc[0]:loc[1]], by, sequenceField) + l[loc[1]:]
+			fmt.Fprintln(w, shiftAll(l, by, causeField))
+		}
+	}
+	loc := sequenceField.FindStringIndex(last)
+	fmt.Fprintln(w, last[:loc[0]]+fmt.Sprintf(`"sequence":%d`, n*len(body)+2)+last[loc[1]:])
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// interruptCase is one command to interrupt: its arguments (given the
+// large capture and a scratch directory) and the output it must not leave.
+type interruptCase struct {
+	name string
+	args func(big, dir string) []string
+	// output is the file or directory (under dir) that must not exist
+	// after the interrupted run; "" when the command writes to stdout.
+	output string
+}
+
+var interruptCases = []interruptCase{
+	{"sanitize", func(big, dir string) []string {
+		return []string{"sanitize", big, "-o", filepath.Join(dir, "out.jsonl")}
+	}, "out.jsonl"},
+	{"sanitize-stdout", func(big, dir string) []string { return []string{"sanitize", big} }, ""},
+	{"validate", func(big, dir string) []string { return []string{"validate", big} }, ""},
+	{"replay", func(big, dir string) []string { return []string{"replay", big} }, ""},
+	{"cat", func(big, dir string) []string { return []string{"cat", big} }, ""},
+	{"normalize", func(big, dir string) []string { return []string{"normalize", big} }, ""},
+	{"render", func(big, dir string) []string { return []string{"render", big} }, ""},
+	{"census", func(big, dir string) []string { return []string{"census", big} }, ""},
+	{"scan", func(big, dir string) []string { return []string{"scan", big} }, ""},
+	{"view", func(big, dir string) []string { return []string{"view", big, "-o", filepath.Join(dir, "out.html")} }, "out.html"},
+	{"bundle", func(big, dir string) []string { return []string{"bundle", big, "-o", filepath.Join(dir, "out.zip")} }, "out.zip"},
+	{"promote", func(big, dir string) []string {
+		return []string{"promote", big, "--name", "big", "--dir", filepath.Join(dir, "fixtures")}
+	}, "fixtures"},
+	{"minimize", func(big, dir string) []string {
+		return []string{"minimize", big, "--exec", "cat", "-o", filepath.Join(dir, "min.jsonl")}
+	}, "min.jsonl"},
+	{"export", func(big, dir string) []string { return []string{"export", "--dry-run", big} }, ""},
+}
+
+// signalAfter is how long the command runs before the signal: long enough
+// for it to be well into the large capture, short of its end.
+const signalAfter = 300 * time.Millisecond
+
+func TestInterrupt(t *testing.T) {
+	env := newInterruptEnv(t)
+	for _, c := range interruptCases {
+		t.Run("SIGINT/"+c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			code, _ := interruptRun(t, env.bin, c.args(env.big, dir), syscall.SIGINT)
+			if code != 130 {
+				t.Errorf("exit status %d after SIGINT, want 130", code)
+			}
+			checkNoOutput(t, dir, c.output)
+		})
+	}
+	t.Run("FIFO/sanitize", func(t *testing.T) {
+		got := fifoRun(t, env, "sanitize")
+		// Read once from a FIFO, a capture sanitizes as it does from a
+		// pipe on standard input.
+		cmd := exec.Command(env.bin, "sanitize", "-")
+		cmd.Dir = t.TempDir()
+		f, err := os.Open(env.small)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cmd.Stdin = f
+		want, err := cmd.Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("sanitize FIFO: %d bytes, differs from sanitize - on the same capture (%d bytes)", len(got), len(want))
+		}
+	})
+	t.Run("FIFO/replay", func(t *testing.T) {
+		got := fifoRun(t, env, "replay")
+		if !bytes.HasSuffix(got, []byte("(native): ok\n")) {
+			t.Errorf("replay FIFO printed %q, want its native check ok", got)
+		}
+	})
+	t.Run("SIGTERM/sanitize", func(t *testing.T) {
+		dir := t.TempDir()
+		code, _ := interruptRun(t, env.bin, []string{"sanitize", env.big, "-o", filepath.Join(dir, "out.jsonl")}, syscall.SIGTERM)
+		if code != 143 {
+			t.Errorf("exit status %d after SIGTERM, want 143", code)
+		}
+		checkNoOutput(t, dir, "out.jsonl")
+	})
+}
+
+// fifoRun runs evcap COMMAND FIFO while the test writes the small capture
+// into the FIFO, and returns its standard output. The command must read
+// the FIFO once, to its end, and succeed.
+func fifoRun(t *testing.T, env *interruptEnv, command string) []byte {
+	t.Helper()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "capture.fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	data, err := os.ReadFile(env.small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrote := make(chan error, 1)
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0) // waits for the reader
+		if err != nil {
+			wrote <- err
+			return
+		}
+		_, err = f.Write(data)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		wrote <- err
+	}()
+	cmd := exec.Command(env.bin, command, fifo)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		// Unblock the writer if the command never opened the FIFO.
+		if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			r.Close()
+		}
+		t.Fatalf("evcap %s FIFO hangs; stderr:\n%s", command, stderr.String())
+	}
+	if err != nil {
+		t.Fatalf("evcap %s FIFO: %v; stderr:\n%s", command, err, stderr.String())
+	}
+	if err := <-wrote; err != nil {
+		t.Fatalf("writing the FIFO: %v", err)
+	}
+	return stdout.Bytes()
+}
+
+// interruptRun starts evcap with args, sends sig after signalAfter and
+// returns its exit status and standard error. It fails the test when the
+// command ended before the signal (the input is too small to interrupt)
+// or took more than the hang guard to stop.
+func interruptRun(t *testing.T, bin string, args []string, sig syscall.Signal) (int, string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = t.TempDir()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		t.Fatalf("evcap %s ended before the signal (%v); stderr:\n%s", strings.Join(args, " "), err, stderr.String())
+	case <-time.After(signalAfter):
+	}
+	sent := time.Now()
+	if err := cmd.Process.Signal(sig); err != nil {
+		t.Fatal(err)
+	}
+	const hangGuard = 5 * time.Second
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(hangGuard):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("evcap %s still running %v after %v", strings.Join(args, " "), hangGuard, sig)
+	}
+	t.Logf("stopped %v after %v", time.Since(sent).Round(time.Millisecond), sig)
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), stderr.String()
+}
+
+// checkNoOutput fails when the interrupted run left its output, or any
+// temporary file, in dir.
+func checkNoOutput(t *testing.T, dir, output string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.Name() == output {
+			t.Errorf("the interrupted run left %s", e.Name())
+		} else {
+			t.Errorf("the interrupted run left %s in its output directory", e.Name())
+		}
+	}
+}
