@@ -91,6 +91,9 @@ const (
 	RulePyPI         = "pypi-token"
 	RuleSendGrid     = "sendgrid-key"
 	RuleVault        = "vault-token"
+	RuleGroq         = "groq-key"
+	RuleDockerPAT    = "docker-pat"
+	RuleAgeKey       = "age-secret-key"
 	RuleJWT          = "jwt"
 	RulePrivateKey   = "private-key-block"
 	RuleAuthHeader   = "authorization-header"
@@ -156,13 +159,24 @@ func ownRules() []*rule {
 		{id: RulePyPI, keywords: kw("pypi-"), re: regexp.MustCompile(`pypi-[A-Za-z0-9_-]{50,}`), leftEdge: true, mixed: true},
 		{id: RuleSendGrid, keywords: kw("SG."), re: regexp.MustCompile(`SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`), leftEdge: true},
 		{id: RuleVault, keywords: kw("hvs."), re: regexp.MustCompile(`hvs\.[A-Za-z0-9_-]{24,}`), leftEdge: true, mixed: true},
+		{id: RuleGroq, keywords: kw("gsk_"), re: regexp.MustCompile(`gsk_[A-Za-z0-9]{40,}`), leftEdge: true, rightEdge: true, mixed: true},
+		{id: RuleDockerPAT, keywords: kw("dckr_pat_", "dckr_oat_"), re: regexp.MustCompile(`dckr_[po]at_[A-Za-z0-9_-]{24,}`), leftEdge: true, mixed: true},
+		// age secret keys are bech32 in upper case; the body class is wider
+		// than bech32's alphabet (any upper-case letter or digit) because
+		// the prefix alone is specific, and a key typed or mangled by hand
+		// is still a key.
+		{id: RuleAgeKey, keywords: kw("AGE-SECRET-KEY-1"), re: regexp.MustCompile(`AGE-SECRET-KEY-1[0-9A-Z]{50,}`), leftEdge: true, rightEdge: true},
 		{id: RuleJWT, keywords: kw("eyJ"), re: regexp.MustCompile(`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*`), leftEdge: true},
+		// BEGIN through END; without an END (the text was cut: a tool
+		// summary "-----BEGIN … KEY----- MIIE…", a truncated output), BEGIN
+		// through the last byte that can be part of the body. The END
+		// branch comes first, so it wins wherever an END follows.
 		{id: RulePrivateKey, keywords: kw("PRIVATE KEY"),
-			re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----(?:[A-Za-z0-9+/=\s:,.-]|\\[nr])*?(?:-----END[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\s]|\\[nr])*$)`)},
+			re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----(?:(?:[A-Za-z0-9+/=\s:,.-]|\\[nr])*?-----END[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\s:,.-]|\\[nr])*)`)},
 		{id: RuleAuthHeader, keywords: kw("authorization"), fold: true,
 			re:    regexp.MustCompile(`(?i:authorization)\\?["']?\s*[:=]\s*\\?["']?(?i:bearer|basic|token|bot)\s+([A-Za-z0-9._~+/=:-]{6,})`),
 			group: 1},
-		{id: RuleURLPassword, keywords: kw("://"), re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@"'<>]+:([^\s:/@"'<>]+)@`), group: 1,
+		{id: RuleURLPassword, keywords: kw("://"), re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@"'<>]*:([^\s:/@"'<>]+)@`), group: 1,
 			accept: func(text []byte, m []int) bool { return !placeholderValue(text[m[2]:m[3]]) }},
 		{id: RuleAssignment, keywords: kw("password", "passwd", "secret", "token", "api_key", "apikey", "api-key"), fold: true,
 			re:    regexp.MustCompile(`(?i:password|passwd|secret|token|api[_-]?key)(\\?["']?)\s*([:=])\s*(\\?["']?)([^\s"'&,;<>{}()\[\]\\` + "`" + `]{6,})`),
