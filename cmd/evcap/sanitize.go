@@ -96,6 +96,8 @@ standard input.`,
 				defer f.Close()
 				in = f
 			}
+			in, finish := withProgress(in, s.err, name)
+			defer finish()
 			in = withContext(s.ctx, in)
 			if out == "" || out == "-" {
 				rep, err := sanitize.Sanitize(in, name, s.out, opts)

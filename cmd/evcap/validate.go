@@ -249,7 +249,8 @@ func openInput(s streams, name string) (io.Reader, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return withContext(s.ctx, in.Reader()), func() { in.Close() }, nil
+	r, finish := withProgress(in.Reader(), s.err, in.Path)
+	return withContext(s.ctx, r), func() { finish(); in.Close() }, nil
 }
 
 func stageSummary(m map[envelope.Stage]int) string {
