@@ -86,6 +86,27 @@ const (
 	EventInputClosed = "stdin.closed"
 )
 
+// EventControlResponse is the eventType of a stream-json control_response
+// line an integration wrote to the agent's stdin (a native_out record): the
+// answer to a permission prompt or another control request.
+const EventControlResponse = "control_response"
+
+// Normalized reports whether a record of this stage and eventType is read
+// by the provider's normalizer: every native line the CLI printed (not
+// stderr, not gaps), and the control_response lines the integration sent
+// it, which carry the replies to permission prompts. It is the one rule
+// recording, replay and normalize share, so that normalizing a capture
+// again gives back its normalized_out.
+func Normalized(stage Stage, eventType string) bool {
+	switch stage {
+	case StageNativeIn:
+		return eventType != EventStderr && eventType != EventGap
+	case StageNativeOut:
+		return eventType == EventControlResponse
+	}
+	return false
+}
+
 // Redaction is one entry of a record's redaction ledger: what rule changed
 // how many values at which place, and how long the original was. It never
 // holds the secret or a hash of it.

@@ -397,7 +397,7 @@ func (p *pipeline) write(a *arrived) {
 // the integration's own control requests) is the integration's, not the
 // agent's output, and is not normalized.
 func (p *pipeline) answer(seq int64, line []byte, at time.Time) {
-	if p.norm == nil || !looksJSON(line) || capture.NativeEventType(line) != "control_response" {
+	if p.norm == nil || !looksJSON(line) || !envelope.Normalized(envelope.StageNativeOut, capture.NativeEventType(line)) {
 		return
 	}
 	p.curAt = at

@@ -75,10 +75,13 @@ type nativeLine struct {
 	line []byte
 }
 
+// nativeLines are the lines the normalizer reads, in sequence order (see
+// envelope.Normalized: the CLI's native lines and the control responses
+// the integration sent it).
 func nativeLines(fx *fixtures.Fixture) []nativeLine {
 	var out []nativeLine
-	for _, e := range fx.Stage(envelope.StageNativeIn) {
-		if e.EventType == envelope.EventStderr || e.EventType == envelope.EventGap {
+	for _, e := range fx.Events {
+		if !envelope.Normalized(e.Stage, e.EventType) {
 			continue
 		}
 		out = append(out, nativeLine{seq: e.Sequence, line: envelope.DecodeNativeLine(e.EventType, e.Payload)})

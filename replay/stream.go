@@ -240,8 +240,8 @@ func streamNative(r io.ReadSeeker, name string, opts Options) error {
 		}
 		prev, started = rec.Sequence, true
 		switch rec.Stage {
-		case envelope.StageNativeIn:
-			if rec.EventType == envelope.EventStderr || rec.EventType == envelope.EventGap {
+		case envelope.StageNativeIn, envelope.StageNativeOut:
+			if !envelope.Normalized(rec.Stage, rec.EventType) {
 				continue
 			}
 			natives++

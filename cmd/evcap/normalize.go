@@ -271,11 +271,11 @@ func (in *nativeInput) read() (int64, []byte, error) {
 				in.cliVersion = v.String()
 			}
 			continue
-		case rec.Stage != envelope.StageNativeIn, rec.EventType == envelope.EventStderr:
-			continue
-		case rec.EventType == envelope.EventGap:
+		case rec.Stage == envelope.StageNativeIn && rec.EventType == envelope.EventGap:
 			fmt.Fprintf(in.warn, "evcap: %s: sequence %d: the capture dropped bytes here (gap): %s\n",
 				in.name, rec.Sequence, compact(rec.Payload))
+			continue
+		case !envelope.Normalized(rec.Stage, rec.EventType):
 			continue
 		}
 		return rec.Sequence, envelope.DecodeNativeLine(rec.EventType, rec.Payload), nil
