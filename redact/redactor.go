@@ -38,8 +38,10 @@ type Finding struct {
 	OriginalLength int    `json:"originalLength"`
 }
 
-// Redactor applies the rules. It is immutable after New and safe for
-// concurrent use.
+// Redactor applies the rules. It is safe for concurrent use and immutable
+// after New but for one thing: Text remembers that a private key block
+// began and has not ended (see keyLines), so that a key given to it one
+// line per call loses its body lines too.
 type Redactor struct {
 	rules     []*rule
 	disabled  map[string]bool
@@ -59,6 +61,8 @@ type Redactor struct {
 	needleBase int
 	// holdLits begin secrets: a Stream holds a tail that holds one.
 	holdLits []holdLit
+	// keyLines is Text's memory of an open private key block.
+	keyLines keyLines
 }
 
 // New builds a Redactor. It fails only on an invalid Config.
@@ -129,8 +133,13 @@ func (r *Redactor) allowed(s []byte) bool {
 // Text redacts text that is not JSON (stderr, a log line, one streamed
 // delta on its own). Findings have an empty Pointer. When nothing matches,
 // the input slice itself is returned.
+//
+// After a text that ends inside a private key block (its BEGIN line, and
+// no END), later texts that are lines of the block's body, and its END
+// line, are replaced whole, up to the END line (keyLines): a caller that
+// redacts stderr line by line loses every line of a key.
 func (r *Redactor) Text(text []byte) ([]byte, []Finding) {
-	return r.applyText(text, r.findSpans(text))
+	return r.applyText(text, r.textKeyLines(text, r.findSpans(text)))
 }
 
 // TextValue redacts text that is stored on its own as one JSON string (a
