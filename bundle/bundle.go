@@ -111,7 +111,7 @@ func Build(ctx context.Context, in io.Reader, name string, scratch io.ReadWriteS
 		rep.Project = opts.Sanitize.Project
 	} else {
 		var err error
-		rep, err = sanitize.Sanitize(in, name, scratch, opts.Sanitize)
+		rep, err = sanitize.SanitizeContext(ctx, in, name, scratch, opts.Sanitize)
 		if err != nil {
 			return nil, fmt.Errorf("bundle: %w", err)
 		}

@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -92,13 +93,20 @@ type Report struct {
 // options give the same bytes, and sanitizing the output again gives it
 // back unchanged.
 func Sanitize(r io.Reader, name string, w io.Writer, opts Options) (Report, error) {
+	return SanitizeContext(context.Background(), r, name, w, opts)
+}
+
+// SanitizeContext is Sanitize that stops when ctx is done: it checks ctx
+// before each record (in the first pass too) and returns its cause, having
+// written what it had sanitized so far.
+func SanitizeContext(ctx context.Context, r io.Reader, name string, w io.Writer, opts Options) (Report, error) {
 	s, err := newSanitizer(opts)
 	if err != nil {
 		return Report{}, err
 	}
 	if rs, ok := r.(io.ReadSeeker); ok && opts.Project == "" {
 		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
-			if err := s.prepass(rs, name); err != nil {
+			if err := s.prepass(ctx, rs, name); err != nil {
 				return Report{}, err
 			}
 			if _, err := rs.Seek(start, io.SeekStart); err != nil {
@@ -110,6 +118,9 @@ func Sanitize(r io.Reader, name string, w io.Writer, opts Options) (Report, erro
 	s.out = bw
 	rd := envelope.NewReader(r, name, envelope.ReaderOptions{})
 	for {
+		if err := context.Cause(ctx); err != nil {
+			return s.rep, err
+		}
 		rec, err := rd.Next()
 		if err == io.EOF {
 			break
@@ -238,9 +249,12 @@ func isAbs(p string) bool {
 }
 
 // prepass reads the whole capture once to learn the project root it names.
-func (s *sanitizer) prepass(r io.Reader, name string) error {
+func (s *sanitizer) prepass(ctx context.Context, r io.Reader, name string) error {
 	rd := envelope.NewReader(r, name, envelope.ReaderOptions{})
 	for {
+		if err := context.Cause(ctx); err != nil {
+			return err
+		}
 		rec, err := rd.Next()
 		if err == io.EOF {
 			return nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -60,7 +61,7 @@ checks your program against the fixture from then on.`,
 				defer os.Remove(tmp)
 				src = tmp
 			}
-			clean, findings, err := sanitizeForPromote(src, args[0], &paths)
+			clean, findings, err := sanitizeForPromote(cmd.Context(), src, args[0], &paths)
 			if clean != "" {
 				defer os.Remove(clean)
 			}
@@ -165,7 +166,7 @@ func goldenList(dir string) string {
 // the capture (path, or "-" for a copy of standard input). It returns the
 // temporary file (to be removed by the caller) and what the scan still
 // finds.
-func sanitizeForPromote(path, name string, paths *machinePaths) (string, []scan.Finding, error) {
+func sanitizeForPromote(ctx context.Context, path, name string, paths *machinePaths) (string, []scan.Finding, error) {
 	home, project, fallback, tmp, cfg, err := paths.resolve()
 	if err != nil {
 		return "", nil, err
@@ -175,12 +176,12 @@ func sanitizeForPromote(path, name string, paths *machinePaths) (string, []scan.
 		return "", nil, err
 	}
 	defer in.Close()
-	out, err := os.CreateTemp("", "evcap-promote-*.jsonl")
+	out, err := createTemp("", "evcap-promote-*.jsonl") // removed by main too if a signal cuts the run short
 	if err != nil {
 		return "", nil, err
 	}
 	opts := sanitize.Options{Home: home, Project: project, DefaultProject: fallback, Temp: tmp, Config: cfg}
-	_, err = sanitize.Sanitize(in, name, out, opts)
+	_, err = sanitize.SanitizeContext(ctx, withContext(ctx, in), name, out, opts)
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}

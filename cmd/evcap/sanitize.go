@@ -100,7 +100,7 @@ standard input.`,
 			defer finish()
 			in = withContext(s.ctx, in)
 			if out == "" || out == "-" {
-				rep, err := sanitize.Sanitize(in, name, s.out, opts)
+				rep, err := sanitize.SanitizeContext(cmd.Context(), in, name, s.out, opts)
 				if err != nil {
 					return err
 				}
@@ -112,7 +112,7 @@ standard input.`,
 			var rep sanitize.Report
 			err = writeFileAtomically(out, 0o600, func(w io.Writer) error {
 				var err error
-				rep, err = sanitize.Sanitize(in, name, w, opts)
+				rep, err = sanitize.SanitizeContext(cmd.Context(), in, name, w, opts)
 				return err
 			})
 			if err != nil {
