@@ -13,8 +13,13 @@ import (
 // in the same order, redacted, once no later text can change them.
 type lineRedactor interface {
 	Push(line []byte) []sanitize.RedactedLine
+	// PushStderr takes a stderr line: text with a block of its own, so a
+	// private key printed over several stderr lines is held to its END
+	// line and replaced whole; it keeps its place among the stdout lines.
+	PushStderr(line []byte) []sanitize.RedactedLine
 	Flush() []sanitize.RedactedLine
 	EarlyFlushes() int
+	PartialRedactions() int
 }
 
 // newLineRedactor is where record chooses the stream redactor.
@@ -23,16 +28,19 @@ func newLineRedactor(r *redact.Redactor, o *Options) lineRedactor {
 }
 
 // arrived is one line of one stream as it arrived, waiting for its turn to
-// be written. Stdout lines wait for the line redactor to release them;
-// stderr and stdin lines, which are redacted on their own, wait only for
-// the stdout lines that arrived before them, so sequence numbers follow
-// arrival across all streams.
+// be written. Stdout and stderr lines wait for the line redactor to
+// release them (redacted); stdin lines and requests, which are redacted on
+// their own, wait only for the lines that arrived before them, so sequence
+// numbers follow arrival across all streams.
 type arrived struct {
 	stream stream
 	at     time.Time
 	line   []byte
 	ledger []envelope.Redaction
 	ready  bool
+	// viaRedactor: the line went through the line redactor (stdout, or
+	// stderr when there is one) and line and ledger are what it released.
+	viaRedactor bool
 }
 
 // order keeps the lines that arrived but cannot be written yet, in arrival
@@ -48,11 +56,12 @@ type order struct {
 // push takes the next line of stream s (the slice is copied when it has
 // to wait) and calls write for every line that is now due, in order.
 func (o *order) push(s stream, line []byte, at time.Time, write func(*arrived)) {
-	if o.lr == nil || (s != streamStdout && len(o.queue) == 0) {
+	redacted := s == streamStdout || s == streamStderr
+	if o.lr == nil || (!redacted && len(o.queue) == 0) {
 		write(&arrived{stream: s, at: at, line: line, ready: true})
 		return
 	}
-	if s != streamStdout {
+	if !redacted {
 		var cp []byte // nil stays nil: the end of stdin
 		if line != nil {
 			cp = append([]byte{}, line...)
@@ -60,7 +69,11 @@ func (o *order) push(s stream, line []byte, at time.Time, write func(*arrived)) 
 		o.queue = append(o.queue, &arrived{stream: s, at: at, line: cp, ready: true})
 		return
 	}
-	o.queue = append(o.queue, &arrived{stream: s, at: at})
+	o.queue = append(o.queue, &arrived{stream: s, at: at, viaRedactor: true})
+	if s == streamStderr {
+		o.released(o.lr.PushStderr(line), write)
+		return
+	}
 	o.released(o.lr.Push(line), write)
 }
 
@@ -72,18 +85,22 @@ func (o *order) flush(write func(*arrived)) {
 	o.released(o.lr.Flush(), write)
 }
 
-// released pairs the lines the redactor gave back with the stdout lines
-// waiting for them (the redactor keeps their order) and writes the front
-// of the queue as far as it is ready.
+// released pairs the lines the redactor gave back with the lines waiting
+// for them (the redactor keeps the order of all lines pushed, stdout and
+// stderr) and writes the front of the queue as far as it is ready.
 func (o *order) released(rls []sanitize.RedactedLine, write func(*arrived)) {
 	for _, rl := range rls {
-		for o.next < len(o.queue) && o.queue[o.next].stream != streamStdout {
+		for o.next < len(o.queue) && !o.queue[o.next].viaRedactor {
 			o.next++
 		}
 		if o.next == len(o.queue) {
 			// The redactor released a line it was never given: impossible
 			// by its contract; write it rather than lose it.
-			write(&arrived{stream: streamStdout, line: rl.Line, ledger: rl.Ledger, ready: true})
+			s := streamStdout
+			if rl.Stderr {
+				s = streamStderr
+			}
+			write(&arrived{stream: s, line: rl.Line, ledger: rl.Ledger, ready: true, viaRedactor: true})
 			continue
 		}
 		a := o.queue[o.next]

@@ -376,7 +376,11 @@ func (p *pipeline) release() {
 func (p *pipeline) write(a *arrived) {
 	switch a.stream {
 	case streamStderr:
-		p.sink.stderr(a.line, a.at)
+		if a.viaRedactor {
+			p.sink.stderrRedacted(a.line, a.ledger, a.at)
+		} else {
+			p.sink.stderr(a.line, a.at)
+		}
 	case streamRequest:
 		p.sink.request(a.line, a.at)
 	case streamStdin:
@@ -541,7 +545,7 @@ func (p *pipeline) finish() {
 	}
 	p.release()
 	if p.ord.lr != nil && p.ord.lr.EarlyFlushes() > 0 {
-		p.note("%d streamed blocks were redacted in parts because more than the held-lines bound waited; a secret split at such a point may survive in part (evcap scan finds it)", p.ord.lr.EarlyFlushes())
+		p.note("%d streamed blocks were released in parts because more than the held-lines bound waited; at %d of those cuts, text that could have started a secret, and what continued it, was redacted", p.ord.lr.EarlyFlushes(), p.ord.lr.PartialRedactions())
 	}
 	endAt := p.arrival()
 	p.curAt = endAt

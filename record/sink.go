@@ -160,6 +160,13 @@ func (s *sink) stderr(line []byte, at time.Time) int64 {
 	return s.write(envelope.StageNativeIn, envelope.EventStderr, payload, l, nil, at)
 }
 
+// stderrRedacted records a stderr line the line redactor released, with
+// its ledger: the redaction is done.
+func (s *sink) stderrRedacted(line []byte, l []envelope.Redaction, at time.Time) int64 {
+	payload, _ := envelope.EncodeTextLine(line)
+	return s.write(envelope.StageNativeIn, envelope.EventStderr, payload, l, nil, at)
+}
+
 // normalized records an event; its Cause becomes the record's cause.
 func (s *sink) normalized(e event.Event, at time.Time) int64 {
 	cause := e.Cause
