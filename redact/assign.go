@@ -309,8 +309,17 @@ func acceptValue(v []byte, strong, quoted bool) bool {
 		return false
 	}
 	switch v[0] {
-	case '/', '~', '.', '#', '*', '-', '+', '=':
-		return false
+	case '#', '*', '-', '+', '=':
+		// A comment, a mask, a flag: unless the value is long and random,
+		// as base64 and generated keys starting with these are.
+		if !randomLooking(v) {
+			return false
+		}
+	case '/', '~', '.':
+		// A path, unless base64 ('+' and '=' are in no path a tool prints).
+		if !randomLooking(v) || !bytes.ContainsAny(v, "+=") {
+			return false
+		}
 	}
 	if bytes.Contains(v, []byte("://")) {
 		return false // a URL: url-password finds its password
@@ -332,6 +341,13 @@ func acceptValue(v []byte, strong, quoted bool) bool {
 		return false // a git object id or a sha256, under a name such as cache_key
 	}
 	return shannon(v) >= 3.0
+}
+
+// randomLooking is a value too long and too varied to be a word, a flag,
+// a path or a comment: 16 bytes or more, letters and digits, and an
+// entropy of at least 3.5 bits per byte.
+func randomLooking(v []byte) bool {
+	return len(v) >= 16 && hasDigit(v) && (hasUpper(v) || hasLower(v)) && shannon(v) >= 3.5
 }
 
 func allDigits(v []byte) bool {

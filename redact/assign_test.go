@@ -12,6 +12,9 @@ func TestCredentialAssignment(t *testing.T) {
 	hex := g.s("0123456789abcdef", 64)
 	uuid := "5d1c6a0e-2b7f-4c39-9e0a-7f31b2c4d5e6"
 	pw := "x" + g.s(alnum, 11)
+	plusB64 := "+" + g.s(b64, 47)           // base64 may start with any of its characters
+	hashKey := "#" + g.s(alnum+"!#%^", 39)  // and generated keys with punctuation
+	slashB64 := "/" + g.s(b64, 38) + "+Q==" // base64, not a path: it holds + and =
 	cases := []struct {
 		in, want, reason string
 	}{
@@ -35,7 +38,15 @@ func TestCredentialAssignment(t *testing.T) {
 		{"export MY_APP_AUTH_TOKEN=" + v, "export MY_APP_AUTH_TOKEN=[REDACTED:secret-assignment]", "export (token= is the older rule's)"},
 		{"export MY_APP_AUTH=" + v, "export MY_APP_AUTH=[REDACTED:env-credential]", "export of an AUTH name"},
 		{"export APP_SESSION_COOKIE=" + v, "export APP_SESSION_COOKIE=[REDACTED:credential-assignment]", "export"},
+		{"CREDENTIALS=" + plusB64, "CREDENTIALS=[REDACTED:env-credential]", "a base64 value starting with +"},
+		{"Here: SECRET_KEY=" + hashKey + " (keep it)", "Here: SECRET_KEY=[REDACTED:env-credential] (keep it)", "a value starting with #"},
+		{"ENCRYPTION_KEY=" + slashB64, "ENCRYPTION_KEY=[REDACTED:env-credential]", "a base64 value starting with /"},
+		{`{"CREDENTIALS=` + plusB64 + `":"value"}`, `{"CREDENTIALS=[REDACTED:env-credential]":"value"}`, "in a JSON key"},
 		// Not secrets:
+		{"SECRET_KEY=#set-me-later", "SECRET_KEY=#set-me-later", "a comment, not random"},
+		{"SECRET_KEY=--from-file", "SECRET_KEY=--from-file", "a flag"},
+		{"ACCESS_KEY=/etc/app/access-key-2024.pem", "ACCESS_KEY=/etc/app/access-key-2024.pem", "a path (no + or =)"},
+		{"SECRET_KEY=***************", "SECRET_KEY=***************", "a mask"},
 		{"max_tokens: 4096", "max_tokens: 4096", "a token count"},
 		{`"max_tokens": 4096, "input_tokens": 12`, `"max_tokens": 4096, "input_tokens": 12`, "token counts in JSON text"},
 		{"token_count=42 tokenizer=cl100k_base", "token_count=42 tokenizer=cl100k_base", "count and tokenizer name"},
