@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
 )
 
@@ -241,8 +242,8 @@ func yesNo(b bool) string {
 
 func stageCounts(m map[string]int64) string {
 	var parts []string
-	for _, st := range []string{"native_in", "normalized_out", "legacy_out", "handler_in", "render_in", "meta"} {
-		if n := m[st]; n > 0 {
+	for _, st := range envelope.Stages {
+		if n := m[string(st)]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", st, n))
 		}
 	}

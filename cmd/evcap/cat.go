@@ -83,7 +83,7 @@ With --json it prints the selected records unchanged, one per line.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringSliceVar(&stagesFlag, "stage", nil, "only these stages (comma-separated or repeated): native_in, normalized_out, legacy_out, handler_in, render_in, meta")
+	cmd.Flags().StringSliceVar(&stagesFlag, "stage", nil, "only these stages (comma-separated or repeated): native_in, native_out, normalized_out, legacy_out, handler_in, render_in, meta")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the selected records as JSONL, unchanged")
 	cmd.Flags().IntVar(&width, "width", 160, "cut lines to this many characters (0: no limit)")
 	return cmd
