@@ -12,8 +12,10 @@
 //   - Secrets matched by rules (see RuleIDs and Rules): provider API keys
 //     (Anthropic, OpenAI, GitHub, GitLab, AWS key ids and nearby secret
 //     keys, Google, Slack, Stripe, Hugging Face, npm, PyPI, SendGrid,
-//     Vault), JWTs, PEM/OpenSSH/PGP private key blocks, Authorization
-//     headers, passwords in URLs, password=/secret=/token=/api_key=
+//     Vault, Groq, Docker Hub, age), JWTs, PEM/OpenSSH/PGP private key
+//     blocks (BEGIN through END, or through the end of the body when the
+//     text was cut before END), Authorization headers, passwords in URLs
+//     (also with an empty user, redis://:pw@host), password=/secret=/token=/api_key=
 //     assignments, credential env names (env-credential), .npmrc
 //     credentials, generic credential assignments (credential-assignment:
 //     a credential-named variable, key or flag with a value past a length
@@ -54,6 +56,11 @@
 //
 // Text inside tokens written earlier is never matched again, so redacting
 // twice gives the same bytes as redacting once.
+//
+// Text keeps one piece of state between calls: after a text that ends
+// inside a private key block, the body and END lines given to it next are
+// replaced whole, so a key redacted one line per call (evcap record's
+// stderr) loses every line. Line, JSON and Scan are stateless.
 //
 // # Streams
 //
