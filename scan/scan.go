@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -104,6 +105,25 @@ type Scanner struct {
 	opts     Options
 	disabled map[string]bool
 	base     []rule
+	// ctx, set only on the copy PathsContext and ReadContext make,
+	// stops a scan at the next line once it is done.
+	ctx context.Context
+}
+
+// PathsContext is Paths that stops at the next line once ctx is done,
+// returning its cause with what was found so far.
+func (s *Scanner) PathsContext(ctx context.Context, paths []string) (Result, error) {
+	c := *s
+	c.ctx = ctx
+	return c.Paths(paths)
+}
+
+// ReadContext is Read that stops at the next line once ctx is done,
+// returning its cause with what was found so far.
+func (s *Scanner) ReadContext(ctx context.Context, r io.Reader, name string, kind Kind) ([]Finding, error) {
+	c := *s
+	c.ctx = ctx
+	return c.Read(r, name, kind)
 }
 
 // New compiles the rules. It fails on an invalid config (a custom rule or
@@ -163,6 +183,11 @@ func (s *Scanner) Read(r io.Reader, name string, kind Kind) ([]Finding, error) {
 	lr := lines.NewReader(r)
 	first := true
 	for {
+		if s.ctx != nil {
+			if err := context.Cause(s.ctx); err != nil {
+				return f.sorted(), err
+			}
+		}
 		line, err := lr.Next()
 		if err == io.EOF {
 			break

@@ -26,6 +26,9 @@ import (
 type interruptEnv struct {
 	bin        string
 	small, big string
+	// history is a stored Claude Code session (about 14 MB) made of
+	// copies of a corpus session, for evcap import.
+	history string
 }
 
 // newInterruptEnv builds evcap (or takes $EVCAP_BIN), records a capture
@@ -57,11 +60,22 @@ func newInterruptEnv(t *testing.T) *interruptEnv {
 	if err := repeatCapture(env.small, env.big, 40); err != nil {
 		t.Fatal(err)
 	}
+	session, err := os.ReadFile(corpusSession)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.history = filepath.Join(dir, "history.jsonl")
+	if err := os.WriteFile(env.history, bytes.Repeat(session, 1000), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	return env
 }
 
 // corpusStream is the real Claude Code stream the captures are made of.
 const corpusStream = "../../testdata/corpus/claude/long-text-partial.stdout.jsonl"
+
+// corpusSession is a real stored Claude Code session the history is made of.
+const corpusSession = "../../history/testdata/corpus/claude/long-text/history.jsonl"
 
 var (
 	sequenceField = regexp.MustCompile(`"sequence":(\d+)`)
@@ -115,36 +129,43 @@ func repeatCapture(src, dst string, n int) error {
 }
 
 // interruptCase is one command to interrupt: its arguments (given the
-// large capture and a scratch directory) and the output it must not leave.
+// test's inputs and a scratch directory) and the output it must not leave.
 type interruptCase struct {
 	name string
-	args func(big, dir string) []string
+	args func(env *interruptEnv, dir string) []string
 	// output is the file or directory (under dir) that must not exist
 	// after the interrupted run; "" when the command writes to stdout.
 	output string
 }
 
 var interruptCases = []interruptCase{
-	{"sanitize", func(big, dir string) []string {
-		return []string{"sanitize", big, "-o", filepath.Join(dir, "out.jsonl")}
+	{"sanitize", func(env *interruptEnv, dir string) []string {
+		return []string{"sanitize", env.big, "-o", filepath.Join(dir, "out.jsonl")}
 	}, "out.jsonl"},
-	{"sanitize-stdout", func(big, dir string) []string { return []string{"sanitize", big} }, ""},
-	{"validate", func(big, dir string) []string { return []string{"validate", big} }, ""},
-	{"replay", func(big, dir string) []string { return []string{"replay", big} }, ""},
-	{"cat", func(big, dir string) []string { return []string{"cat", big} }, ""},
-	{"normalize", func(big, dir string) []string { return []string{"normalize", big} }, ""},
-	{"render", func(big, dir string) []string { return []string{"render", big} }, ""},
-	{"census", func(big, dir string) []string { return []string{"census", big} }, ""},
-	{"scan", func(big, dir string) []string { return []string{"scan", big} }, ""},
-	{"view", func(big, dir string) []string { return []string{"view", big, "-o", filepath.Join(dir, "out.html")} }, "out.html"},
-	{"bundle", func(big, dir string) []string { return []string{"bundle", big, "-o", filepath.Join(dir, "out.zip")} }, "out.zip"},
-	{"promote", func(big, dir string) []string {
-		return []string{"promote", big, "--name", "big", "--dir", filepath.Join(dir, "fixtures")}
+	{"sanitize-stdout", func(env *interruptEnv, dir string) []string { return []string{"sanitize", env.big} }, ""},
+	{"validate", func(env *interruptEnv, dir string) []string { return []string{"validate", env.big} }, ""},
+	{"replay", func(env *interruptEnv, dir string) []string { return []string{"replay", env.big} }, ""},
+	{"cat", func(env *interruptEnv, dir string) []string { return []string{"cat", env.big} }, ""},
+	{"normalize", func(env *interruptEnv, dir string) []string { return []string{"normalize", env.big} }, ""},
+	{"render", func(env *interruptEnv, dir string) []string { return []string{"render", env.big} }, ""},
+	{"census", func(env *interruptEnv, dir string) []string { return []string{"census", env.big} }, ""},
+	{"scan", func(env *interruptEnv, dir string) []string { return []string{"scan", env.big} }, ""},
+	{"view", func(env *interruptEnv, dir string) []string {
+		return []string{"view", env.big, "-o", filepath.Join(dir, "out.html")}
+	}, "out.html"},
+	{"bundle", func(env *interruptEnv, dir string) []string {
+		return []string{"bundle", env.big, "-o", filepath.Join(dir, "out.zip")}
+	}, "out.zip"},
+	{"promote", func(env *interruptEnv, dir string) []string {
+		return []string{"promote", env.big, "--name", "big", "--dir", filepath.Join(dir, "fixtures")}
 	}, "fixtures"},
-	{"minimize", func(big, dir string) []string {
-		return []string{"minimize", big, "--exec", "cat", "-o", filepath.Join(dir, "min.jsonl")}
+	{"minimize", func(env *interruptEnv, dir string) []string {
+		return []string{"minimize", env.big, "--exec", "cat", "-o", filepath.Join(dir, "min.jsonl")}
 	}, "min.jsonl"},
-	{"export", func(big, dir string) []string { return []string{"export", "--dry-run", big} }, ""},
+	{"import", func(env *interruptEnv, dir string) []string {
+		return []string{"import", "--provider", "claude", env.history, "-o", filepath.Join(dir, "out.jsonl")}
+	}, "out.jsonl"},
+	{"export", func(env *interruptEnv, dir string) []string { return []string{"export", "--dry-run", env.big} }, ""},
 }
 
 // signalAfter is how long the command runs before the signal: long enough
@@ -156,7 +177,7 @@ func TestInterrupt(t *testing.T) {
 	for _, c := range interruptCases {
 		t.Run("SIGINT/"+c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			code, _ := interruptRun(t, env.bin, c.args(env.big, dir), syscall.SIGINT)
+			code, _ := interruptRun(t, env.bin, c.args(env, dir), syscall.SIGINT)
 			if code != 130 {
 				t.Errorf("exit status %d after SIGINT, want 130", code)
 			}

@@ -197,7 +197,7 @@ func sanitizeForPromote(ctx context.Context, path, name string, paths *machinePa
 	if err != nil {
 		return out.Name(), nil, err
 	}
-	findings, err := sc.Read(f, name, scan.KindCapture)
+	findings, err := sc.ReadContext(ctx, f, name, scan.KindCapture)
 	return out.Name(), findings, err
 }
 

@@ -51,7 +51,7 @@ cannot call clean what it could not check.`,
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
-			res, err := sc.Paths(args)
+			res, err := sc.PathsContext(cmd.Context(), args)
 			if err != nil {
 				if errors.Is(err, scan.ErrNotScannable) {
 					err = fmt.Errorf("%w (give captures, fixture.json files, fixture directories or bundles)", err)
