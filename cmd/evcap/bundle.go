@@ -87,7 +87,7 @@ func runBundle(cmd *cobra.Command, s streams, name string, o bundleOptions) erro
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	scratch, err := os.CreateTemp("", "evcap-bundle-*.jsonl")
+	scratch, err := createTemp("", "evcap-bundle-*.jsonl") // main removes it too if a signal cuts the run short
 	if err != nil {
 		return err
 	}
@@ -128,10 +128,11 @@ func runBundle(cmd *cobra.Command, s streams, name string, o bundleOptions) erro
 // directory, renamed into place only when write succeeded, so a failed
 // run never leaves half a file behind.
 func writeAtomically(path string, write func(w io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	tmp, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
+	defer forgetTemp(tmp.Name())
 	werr := write(tmp)
 	if cerr := tmp.Close(); werr == nil {
 		werr = cerr

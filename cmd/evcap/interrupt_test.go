@@ -3,8 +3,10 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,6 +220,32 @@ func TestInterrupt(t *testing.T) {
 		}
 		checkNoOutput(t, dir, "out.jsonl")
 	})
+}
+
+// TestRunExitStatusAfterSignal checks, in process, that run reports a
+// signal-cancelled context as the shell does, whatever the command made of
+// the cancellation, and that a plain cancellation is not taken for one.
+func TestRunExitStatusAfterSignal(t *testing.T) {
+	for _, c := range []struct {
+		sig  syscall.Signal
+		want int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		ctx, cancel := context.WithCancelCause(context.Background())
+		cancel(interrupted{sig: c.sig})
+		var stderr bytes.Buffer
+		got := run(ctx, []string{"validate", "-"}, strings.NewReader(""), io.Discard, &stderr)
+		if got != c.want {
+			t.Errorf("run after %v: exit status %d, want %d (stderr %q)", c.sig, got, c.want, stderr.String())
+		}
+		if !strings.Contains(stderr.String(), "interrupted") {
+			t.Errorf("run after %v said %q, want it to say it was interrupted", c.sig, stderr.String())
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if code := interruptCode(ctx); code != 0 {
+		t.Errorf("interruptCode of a context cancelled without a signal: %d, want 0", code)
+	}
 }
 
 // fifoRun runs evcap COMMAND FIFO while the test writes the small capture
