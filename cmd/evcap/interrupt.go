@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 )
 
 // interrupted is the cause of a context cancelled by a signal.
@@ -48,6 +49,17 @@ func (c ctxReader) Read(p []byte) (int, error) {
 		return 0, err
 	}
 	return c.r.Read(p)
+}
+
+// interruptibleFile makes a read of f that is blocked (a FIFO whose
+// writer has gone quiet) return once ctx is done, by moving f's read
+// deadline into the past; a file that cannot take deadlines (a regular
+// file, most terminals) is left as it is, and its reads end by themselves.
+func interruptibleFile(ctx context.Context, f *os.File) {
+	if ctx == nil {
+		return
+	}
+	context.AfterFunc(ctx, func() { _ = f.SetReadDeadline(time.Unix(1, 0)) })
 }
 
 // ctxReadSeeker is a ctxReader that can still seek, for a library that

@@ -212,6 +212,37 @@ func TestInterrupt(t *testing.T) {
 			t.Errorf("replay FIFO printed %q, want its native check ok", got)
 		}
 	})
+	for _, command := range []string{"sanitize", "replay"} {
+		t.Run("SIGINT/"+command+"-FIFO", func(t *testing.T) {
+			// The writer sends part of the capture and then goes quiet,
+			// the FIFO still open: the command is blocked in a read when
+			// the signal comes.
+			dir := t.TempDir()
+			fifo := filepath.Join(dir, "capture.fifo")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			data, err := os.ReadFile(env.small)
+			if err != nil {
+				t.Fatal(err)
+			}
+			quiet := make(chan struct{})
+			defer close(quiet)
+			go func() {
+				f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+				if err != nil {
+					return
+				}
+				defer f.Close()
+				f.Write(data[:len(data)/2])
+				<-quiet
+			}()
+			code, _ := interruptRun(t, env.bin, []string{command, fifo}, syscall.SIGINT)
+			if code != 130 {
+				t.Errorf("exit status %d after SIGINT, want 130", code)
+			}
+		})
+	}
 	t.Run("SIGTERM/sanitize", func(t *testing.T) {
 		dir := t.TempDir()
 		code, _ := interruptRun(t, env.bin, []string{"sanitize", env.big, "-o", filepath.Join(dir, "out.jsonl")}, syscall.SIGTERM)

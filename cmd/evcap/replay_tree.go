@@ -147,6 +147,7 @@ func expandReplayPath(s streams, path string) ([]replayInput, error) {
 			return nil, err
 		}
 		defer f.Close()
+		interruptibleFile(s.ctx, f)
 		fx, err := replay.LoadCapture(withContext(s.ctx, f), path)
 		if err != nil {
 			return nil, err

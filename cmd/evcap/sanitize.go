@@ -87,6 +87,7 @@ standard input.`,
 					return &exitError{code: 2, err: fmt.Errorf("sanitize: %w", err)}
 				}
 				defer f.Close()
+				interruptibleFile(cmd.Context(), f)
 				in = struct{ io.Reader }{f}
 			default:
 				f, err := openCaptureFile(name)
