@@ -12,7 +12,8 @@ import (
 )
 
 // TestCaptureInputsThatAreNotFiles: sanitize, promote and bundle given a
-// directory, a named pipe with no writer, or an unreadable file return
+// directory, a named pipe with no writer (promote and bundle, which read
+// their input twice), or an unreadable file return
 // exit status 2 at once with a message naming what the input is (they
 // used to spin at full CPU on a directory, and would block on a FIFO).
 // scan gives 2 for input it cannot check.
@@ -52,6 +53,12 @@ func TestCaptureInputsThatAreNotFiles(t *testing.T) {
 			continue // root reads any file
 		}
 		for _, c := range commands {
+			if in.name == "fifo" && c[0] == "sanitize" {
+				// sanitize reads a FIFO once, as standard input (issue
+				// 16): it waits for a writer like any reader of a FIFO.
+				// TestInterrupt's FIFO cases check it.
+				continue
+			}
 			runs = append(runs, invocation{append(append([]string{}, c...), in.path), in.want})
 		}
 	}
