@@ -32,12 +32,26 @@ type progressReader struct {
 	records int64
 }
 
+// progressTo is where a command shows progress: standard error, unless
+// the command's output goes to standard output and that is a terminal too,
+// where a progress line would break into the output (nil then).
+func progressTo(s streams, toStdout bool) io.Writer {
+	if toStdout && writerIsTerminal(s.out) {
+		return nil
+	}
+	return s.err
+}
+
+func writerIsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && isatty.IsTerminal(f.Fd())
+}
+
 // withProgress wraps r with a progress display on errw when errw is a
-// terminal; path, when it names a regular file, gives the total. It
+// terminal (see progressTo); path, when it names a regular file, gives the total. It
 // returns r itself and a no-op when there is nothing to show.
 func withProgress(r io.Reader, errw io.Writer, path string) (io.Reader, func()) {
-	f, ok := errw.(*os.File)
-	if !ok || !isatty.IsTerminal(f.Fd()) {
+	if !writerIsTerminal(errw) {
 		return r, func() {}
 	}
 	total := int64(-1)

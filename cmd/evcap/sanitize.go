@@ -97,7 +97,7 @@ standard input.`,
 				defer f.Close()
 				in = f
 			}
-			in, finish := withProgress(in, s.err, name)
+			in, finish := withProgress(in, progressTo(s, out == "" || out == "-"), name)
 			defer finish()
 			in = withContext(s.ctx, in)
 			if out == "" || out == "-" {

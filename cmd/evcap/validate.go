@@ -249,7 +249,9 @@ func openInput(s streams, name string) (io.Reader, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	r, finish := withProgress(in.Reader(), s.err, in.Path)
+	// The commands that read through openInput print to standard output
+	// (view too, with -o -).
+	r, finish := withProgress(in.Reader(), progressTo(s, true), in.Path)
 	return withContext(s.ctx, r), func() { finish(); in.Close() }, nil
 }
 
