@@ -51,7 +51,10 @@ func startJaeger(t *testing.T) *jaeger {
 	cmd := exec.Command(bin,
 		fmt.Sprintf("--set=receivers.otlp.protocols.http.endpoint=127.0.0.1:%d", otlp),
 		fmt.Sprintf("--set=receivers.otlp.protocols.grpc.endpoint=127.0.0.1:%d", grpc),
-		fmt.Sprintf("--set=extensions.jaeger_query.http.endpoint=127.0.0.1:%d", query))
+		fmt.Sprintf("--set=extensions.jaeger_query.http.endpoint=127.0.0.1:%d", query),
+		// Its own metrics endpoint has a fixed port (8888) another
+		// program may hold; the tests do not read it.
+		"--set=service.telemetry.metrics.level=none")
 	cmd.Dir = t.TempDir()
 	logf, err := os.Create(filepath.Join(cmd.Dir, "jaeger.log"))
 	if err != nil {
