@@ -54,3 +54,55 @@ func TestImportPromoteReplay(t *testing.T) {
 		})
 	}
 }
+
+// TestPromoteRestored: promote --restored keeps the imported stored
+// session of the same run inside the live fixture (restored/, with its own
+// goldens and "restored": true), and replaying the fixture checks that the
+// restored session shows what the live run showed. A restored session
+// that lost its answer text makes that check fail, naming the difference.
+func TestPromoteRestored(t *testing.T) {
+	corpus := "../../history/testdata/corpus/claude/long-text"
+	dir := t.TempDir()
+	live, restored := filepath.Join(dir, "live.jsonl"), filepath.Join(dir, "restored.jsonl")
+	liveStdout, err := os.ReadFile(filepath.Join(corpus, "live.stdout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := runEvcap(t, liveStdout, "record", "--stdin", "--render", "none", "-o", live); code != 0 {
+		t.Fatalf("record --stdin: exit %d\n%s", code, errOut)
+	}
+	if _, errOut, code := runEvcap(t, nil, "import", "--provider", "claude", filepath.Join(corpus, "history.jsonl"), "-o", restored); code != 0 {
+		t.Fatalf("import: exit %d\n%s", code, errOut)
+	}
+	fixtures := filepath.Join(dir, "fixtures")
+	out, errOut, code := runEvcap(t, nil, "promote", live, "--name", "long-text", "--dir", fixtures, "--restored", restored)
+	if code != 0 {
+		t.Fatalf("promote --restored: exit %d\n%s%s", code, out, errOut)
+	}
+	fx := filepath.Join(fixtures, "claude", "long-text")
+	doc, err := os.ReadFile(filepath.Join(fx, "restored", "fixture.json"))
+	if err != nil {
+		t.Fatalf("no restored fixture: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(doc), `"restored": true`) {
+		t.Error(`restored/fixture.json does not say "restored": true`)
+	}
+	out, errOut, code = runEvcap(t, nil, "replay", fx)
+	if code != 0 || !strings.Contains(out, "(restored): ok") {
+		t.Fatalf("replay: exit %d, want the restored check ok\n%s%s", code, out, errOut)
+	}
+
+	// The restore path loses the answer: the check must fail and say where.
+	broken := strings.ReplaceAll(string(doc), "Here is", "Hers is")
+	if broken == string(doc) {
+		t.Fatal("the restored fixture holds no \"Here is\" to break")
+	}
+	if err := os.WriteFile(filepath.Join(fx, "restored", "fixture.json"), []byte(broken), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = runEvcap(t, nil, "replay", "--json", fx)
+	if code != 1 || !strings.Contains(out, "\"check\": \"restored\",\n      \"status\": \"mismatch\"") ||
+		!strings.Contains(out, "differ at block 1, text") {
+		t.Fatalf("replay of a restored session that lost its text: exit %d, want 1 and a restored mismatch\n%.3000s", code, out)
+	}
+}

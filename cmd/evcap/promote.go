@@ -18,7 +18,7 @@ import (
 )
 
 func newPromoteCmd(s streams) *cobra.Command {
-	var name, dir, fault, execCmd, execName string
+	var name, dir, fault, execCmd, execName, restored string
 	var shrink bool
 	var paths machinePaths
 	cmd := &cobra.Command{
@@ -129,6 +129,11 @@ checks your program against the fixture from then on.`,
 				return bad(err)
 			}
 			fmt.Fprintf(s.out, "promoted %s to %s (%s, %s)\n", args[0], out, fixtures.FileName, goldenList(out))
+			if restored != "" {
+				if err := promoteRestored(cmd.Context(), s, out, restored, &paths); err != nil {
+					return &exitError{code: 1, err: err}
+				}
+			}
 			if execCmd != "" {
 				return promoteExec(cmd.Context(), s, out, execCmd, execName)
 			}
@@ -140,6 +145,7 @@ checks your program against the fixture from then on.`,
 	cmd.Flags().BoolVar(&shrink, "minimize", false, "shrink to the smallest capture that still fails the same way")
 	cmd.Flags().StringVar(&execCmd, "exec", "", "also write golden/exec-NAME.golden: this command's stdout on the fixture's native stdout (as evcap replay --exec --update)")
 	cmd.Flags().StringVar(&execName, "exec-name", "", "with --exec: the golden's NAME (default: the program's file name)")
+	cmd.Flags().StringVar(&restored, "restored", "", "also keep this imported stored session of the same run (evcap import) in the fixture, as restored/: replay then checks that it shows what the live run showed")
 	cmd.Flags().StringVar(&fault, "inject", "", "with --minimize: the fault that makes replay fail (see evcap replay --help)")
 	paths.flags(cmd)
 	_ = cmd.MarkFlagRequired("name")

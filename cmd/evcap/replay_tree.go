@@ -230,7 +230,27 @@ func replayOne(ctx context.Context, in replayInput, f replayFlags) []replayResul
 		}
 		out = append(out, replayMode(ctx, in, f, c))
 	}
+	if in.goldDir != "" && f.mode == "" && ctx.Err() == nil && hasRestored(filepath.Dir(in.goldDir)) {
+		out = append(out, replayRestored(in.path, filepath.Dir(in.goldDir)))
+	}
 	return out
+}
+
+// replayRestored checks a fixture against the restored session it keeps
+// (promote --restored): the same messages, tool calls with status and
+// result, and final answer, as a chat UI groups them.
+func replayRestored(path, fixtureDir string) replayResult {
+	r := replayResult{Path: path, Check: "restored"}
+	d, err := compareRestored(fixtureDir)
+	switch {
+	case err != nil:
+		r.Status, r.Error = "error", err.Error()
+	case d != nil:
+		r.Status, r.Error = "mismatch", "the restored session differs from the live run: "+d.Error()
+	default:
+		r.Status = "ok"
+	}
+	return r
 }
 
 // planReplay lists the mode checks for in: the --mode given, or every
