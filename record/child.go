@@ -26,6 +26,7 @@ func Command(argv []string, opts Options) (Result, error) {
 		return Result{ExitCode: 2}, errors.New("record: no command given")
 	}
 	p := newPipeline(&opts, RedactArgv(argv, opts.Redactor), filepath.Base(argv[0]))
+	p.exe = argv[0]
 	if err := p.prepare(); err != nil {
 		return Result{ExitCode: 1}, err
 	}

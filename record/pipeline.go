@@ -58,8 +58,11 @@ type pipeline struct {
 	started time.Time
 	argv    []string
 	cliName string
-	onIdle  func()
-	exit    exitInfo
+	// exe is the command run (argv[0]), where an installed CLI's version
+	// can be read when its stream names none.
+	exe    string
+	onIdle func()
+	exit   exitInfo
 
 	sink *sink
 	// outFile is the -o file, opened once by prepare: opening it a second
@@ -331,6 +334,9 @@ func (p *pipeline) open() {
 		p.rend = p.opts.NewRenderer(p.con)
 	}
 	p.cliName = cliName(p.cliName, p.provider)
+	if p.cliVersion == "" {
+		p.cliVersion = installedVersion(p.exe, p.provider)
+	}
 	p.sink.meta(envelope.EventCaptureStart, p.started, capture.Start{
 		EvcapVersion: p.opts.EvcapVersion, Provider: p.provider, Argv: p.argv,
 		CLIName: p.cliName, CLIVersion: p.cliVersion, OS: runtime.GOOS, Arch: runtime.GOARCH,
