@@ -729,11 +729,15 @@ func TestRecordRealCLILongText(t *testing.T) {
 			if got != string(want) {
 				t.Errorf("final text differs from the scripted one, redacted:\n got %q\nwant %q", got, want)
 			}
-			// Paths that are not this machine's stay as they were.
-			for _, s := range []string{"/root/projects/demo", "/tmp/xyz", "👨‍👩‍👧‍👦", "日本語のテキスト"} {
+			// Any user's home is <HOME> (issue 13), the scripted /root among
+			// them; other paths that are not this machine's stay as they were.
+			for _, s := range []string{"<HOME>/projects/demo", "/tmp/xyz", "👨‍👩‍👧‍👦", "日本語のテキスト"} {
 				if !strings.Contains(got, s) {
 					t.Errorf("final text lacks %q", s)
 				}
+			}
+			if strings.Contains(got, "/root/projects") {
+				t.Errorf("final text keeps the home directory /root/projects")
 			}
 		})
 	}
