@@ -366,6 +366,8 @@ func (p *pipeline) record(s stream, line []byte, at time.Time) {
 		if line != nil {
 			p.inLines++
 		}
+	case streamRequest:
+		// evcap's own HTTP request (native_out), not a line the agent printed
 	default:
 		p.stdoutLines++
 	}
