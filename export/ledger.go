@@ -37,7 +37,10 @@ func OpenLedger(path string) (*Ledger, error) {
 		return nil, fmt.Errorf("ledger: %w", err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f) // short lines of our own making
+	// Its lines are ours and short (a trace id and a number); a longer one
+	// means the file is not a ledger, which the 1 MiB cap reports as such.
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
 	line := 0
 	for sc.Scan() {
 		line++
