@@ -20,19 +20,29 @@ func layerOf(pkg string) (int, bool) {
 	case rel == "internal/corpustest":
 		// Test support only: above every other layer, so that any non-test
 		// import of it is an upward import and fails this test.
-		return 5, true
+		return 50, true
 	case rel == "cmd/evcap", strings.HasPrefix(rel, "bench/cmd/"):
-		return 4, true
+		return 40, true
 	case rel == "promote", rel == "record", rel == "bundle", rel == "minimize", rel == "export", rel == "history":
-		return 3, true
+		return 30, true
 	case rel == "replay/replaytest":
-		// The go test helpers built on the replay engine (layer 2).
-		return 3, true
+		// The go test helpers built on the replay engine (layer 20).
+		return 30, true
 	case rel == "capture", rel == "replay", rel == "sanitize", rel == "scan", rel == "source":
-		return 2, true
+		return 20, true
+	case rel == "normalize/detect":
+		// Stream detection's Match API, built on the registry.
+		return 17, true
+	case rel == "providers":
+		// The registry of provider descriptors: above every
+		// normalize/<provider>, below everything that uses them.
+		return 15, true
 	case rel == "redact", rel == "fixtures", rel == "fakemodel", rel == "bench/gen", rel == "view",
 		strings.HasPrefix(rel, "normalize/"), strings.HasPrefix(rel, "render/"):
-		return 1, true
+		return 10, true
+	case rel == "provider":
+		// The descriptor types each normalize/<provider> fills in.
+		return 5, true
 	case rel == "envelope", rel == "event", rel == "schema", rel == "internal/layers":
 		return 0, true
 	case rel == "internal/toolicon":
@@ -41,20 +51,28 @@ func layerOf(pkg string) (int, bool) {
 		return 0, true
 	case rel == "internal/lines":
 		// Below everything: line splitting that every stream reader shares.
-		return -1, true
+		return -10, true
 	case rel == "internal/planted":
 		// The planted-secret matrix: a generator shared by tests and
 		// bench/cmd/plantbench, built on internal/lines only.
 		return 0, true
+	case rel == "internal/jsonwalk":
+		// The one JSON string walker redact and sanitize share (std lib).
+		return 0, true
 	case rel == "internal/textcut", rel == "internal/census":
 		// Below event: the summary/output cutting and the unknown-key census
 		// listing that every normalizer shares (std lib and gjson only).
-		return -1, true
+		return -10, true
 	}
 	return 0, false
 }
 
-// layer0Allowed lists the only third-party modules layer-0 packages may use.
+// layerProvider is the layer of package provider: it and every package
+// below it use only the standard library and layer0Allowed.
+const layerProvider = 5
+
+// layer0Allowed lists the only third-party modules layer-0 packages (and
+// provider) may use.
 var layer0Allowed = []string{
 	"github.com/oklog/ulid/v2",
 	"github.com/tidwall/gjson",
@@ -87,7 +105,7 @@ func TestImportDirection(t *testing.T) {
 				}
 				continue
 			}
-			if from <= 0 && strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") && !allowed(imp) {
+			if from <= layerProvider && strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") && !allowed(imp) {
 				t.Errorf("layer-0 package %s imports %s: only the standard library and %v", pkg, imp, layer0Allowed)
 			}
 		}
@@ -116,6 +134,14 @@ func TestRuleCatchesAnUpwardImport(t *testing.T) {
 	top, _ := layerOf(module + "/cmd/evcap")
 	if support, _ := layerOf(module + "/internal/corpustest"); support <= top {
 		t.Fatal("internal/corpustest is not above cmd/evcap, so a non-test import of it would not be caught")
+	}
+	ev, _ := layerOf(module + "/event")
+	desc, _ := layerOf(module + "/provider")
+	norm, _ := layerOf(module + "/normalize/claude")
+	reg, _ := layerOf(module + "/providers")
+	rep, _ := layerOf(module + "/replay")
+	if !(ev < desc && desc < norm && norm < reg && reg < rep) {
+		t.Fatal("provider is not between event and normalize/<p>, or providers not between normalize/<p> and replay")
 	}
 	a, _ := layerOf(module + "/normalize/claude")
 	b, _ := layerOf(module + "/normalize/codex")

@@ -1,0 +1,82 @@
+package gemini
+
+import (
+	"bytes"
+
+	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/provider"
+	"github.com/tidwall/gjson"
+)
+
+// Name is the provider's name in capture envelopes and --provider flags.
+const Name = "gemini"
+
+// FormatStreamJSON is Gemini CLI's --output-format stream-json.
+const FormatStreamJSON = "stream-json"
+
+// Provider describes Gemini CLI to the rest of evcap.
+func Provider() provider.Descriptor {
+	return provider.Descriptor{
+		Name:       Name,
+		CLI:        "gemini",
+		NPMPackage: "@google/gemini-cli",
+		System:     "gcp.gemini",
+		Detect:     detectLine,
+		Normalizer: func(o provider.Options) event.Normalizer {
+			return NewWithOptions(Options{CumulativeDeltas: o.CumulativeDeltas})
+		},
+		History:        func() event.Normalizer { return NewHistory() },
+		DetectHistory:  detectHistoryLine,
+		Deltas:         func() provider.Deltas { return NewDeltas() },
+		VolatileIDKeys: []string{"id", "sessionId", "session_id", "tool_id"},
+	}
+}
+
+// shapeKeys names, per stream-json type, the string field that only
+// Gemini CLI's line of that type carries.
+var shapeKeys = map[string]string{"init": "session_id", "message": "role", "tool_use": "tool_name",
+	"tool_result": "tool_id", "result": "status", "error": "severity"}
+
+// detectLine tells a stream-json line: an ISO timestamp string plus
+// init+session_id, message+role, tool_use+tool_name, tool_result+tool_id,
+// result+status or error+severity.
+func detectLine(line []byte) (string, bool) {
+	line = bytes.TrimSpace(line)
+	if len(line) == 0 || line[0] != '{' || !gjson.ValidBytes(line) {
+		return "", false
+	}
+	v := gjson.ParseBytes(line)
+	typ := v.Get("type")
+	if typ.Type != gjson.String || v.Get("timestamp").Type != gjson.String || v.Get("properties").IsObject() {
+		return "", false
+	}
+	key := shapeKeys[typ.String()]
+	if key != "" && v.Get(key).Type == gjson.String {
+		return FormatStreamJSON, true
+	}
+	return "", false
+}
+
+// detectHistoryLine tells a line of a stored session
+// (~/.gemini/tmp/<project>/chats/session-*.jsonl): the metadata line
+// (projectHash), a {"$set":…} patch, or a message record {"id","type","content"}
+// of type user, gemini, info, error or warning.
+func detectHistoryLine(line []byte) bool {
+	if !gjson.ValidBytes(line) {
+		return false
+	}
+	v := gjson.ParseBytes(line)
+	if !v.IsObject() {
+		return false
+	}
+	if v.Get("projectHash").Exists() || v.Get("$set").Exists() {
+		return true
+	}
+	if v.Get("id").Exists() && v.Get("content").Exists() {
+		switch v.Get("type").String() {
+		case "user", "gemini", "info", "error", "warning":
+			return true
+		}
+	}
+	return false
+}

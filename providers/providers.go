@@ -1,0 +1,127 @@
+// Package providers is the registry of the agent CLIs evcap understands:
+// the one table of providers outside normalize/. Each entry is the
+// provider.Descriptor its normalize/<provider> package exports; callers
+// (sanitize, replay, record, export, history, cmd) look a provider up here
+// by name or by a line it printed, and learn its format from the
+// descriptor, never from a switch of their own.
+//
+// Adding a provider means adding its package's Provider to all and
+// nothing else. The package does no I/O.
+package providers
+
+import (
+	"bytes"
+
+	"github.com/evcap/evcap/normalize/claude"
+	"github.com/evcap/evcap/normalize/codex"
+	"github.com/evcap/evcap/normalize/gemini"
+	"github.com/evcap/evcap/normalize/opencode"
+	"github.com/evcap/evcap/provider"
+)
+
+// all returns a fresh table, sorted by name.
+func all() []provider.Descriptor {
+	return []provider.Descriptor{claude.Provider(), codex.Provider(), gemini.Provider(), opencode.Provider()}
+}
+
+// All returns every provider's descriptor, sorted by Name; a fresh slice
+// each call, so callers may keep or change it.
+func All() []provider.Descriptor { return all() }
+
+// Lookup returns the descriptor of the provider named name.
+func Lookup(name string) (provider.Descriptor, bool) {
+	for _, d := range all() {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return provider.Descriptor{}, false
+}
+
+// Names lists the providers' names, sorted.
+func Names() []string {
+	var out []string
+	for _, d := range all() {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+// Detect judges one native stdout line on its own: the provider that
+// prints it and the format it is in. ok is false for blank lines, SSE
+// framing lines and lines that fit nobody. No line of the corpus is
+// claimed by two providers (tested); were one ever, the first by Name wins.
+func Detect(line []byte) (d provider.Descriptor, format string, ok bool) {
+	for _, d := range all() {
+		if f, ok := d.Detect(line); ok {
+			return d, f, true
+		}
+	}
+	return provider.Descriptor{}, "", false
+}
+
+// DetectStream judges the first lines of a stream (without their
+// newlines) and returns the first verdict. Blank lines and SSE framing
+// lines (":" comments, "event:", "id:", "retry:") are skipped; once one was
+// seen, the stream is SSE, so a bare payload after it is judged as the data
+// of an SSE event.
+func DetectStream(first [][]byte) (d provider.Descriptor, format string, ok bool) {
+	sse := false
+	for _, line := range first {
+		line = bytes.TrimSpace(line)
+		switch {
+		case len(line) == 0:
+			continue
+		case isSSEField(line):
+			sse = true
+			continue
+		}
+		if sse && !bytes.HasPrefix(line, []byte("data:")) {
+			if d, f, ok := Detect(append([]byte("data: "), line...)); ok {
+				return d, f, true
+			}
+		}
+		if d, f, ok := Detect(line); ok {
+			return d, f, true
+		}
+	}
+	return provider.Descriptor{}, "", false
+}
+
+func isSSEField(line []byte) bool {
+	for _, p := range []string{":", "event:", "id:", "retry:"} {
+		if bytes.HasPrefix(line, []byte(p)) {
+			return true
+		}
+	}
+	return false
+}
+
+// DetectHistory tells which CLI stored a session, from the first lines of
+// the stored file: the first line exactly one provider claims decides.
+func DetectHistory(first [][]byte) (provider.Descriptor, bool) {
+	for _, line := range first {
+		var found []provider.Descriptor
+		for _, d := range all() {
+			if d.DetectHistory != nil && d.DetectHistory(line) {
+				found = append(found, d)
+			}
+		}
+		if len(found) == 1 {
+			return found[0], true
+		}
+	}
+	return provider.Descriptor{}, false
+}
+
+// HistoryNames lists the providers whose stored sessions evcap reads
+// (those with a History normalizer), sorted.
+func HistoryNames() []string {
+	var out []string
+	for _, d := range all() {
+		if d.History != nil {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}
