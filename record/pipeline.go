@@ -3,14 +3,11 @@ package record
 import (
 	"fmt"
 	"os"
-	"runtime"
 	"time"
 
 	"github.com/evcap/evcap/capture"
-	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/normalize/detect"
-	"github.com/evcap/evcap/render/legacy"
 	"github.com/tidwall/gjson"
 )
 
@@ -47,9 +44,11 @@ type preItem struct {
 	gap    *gapPayload
 }
 
-// pipeline is the one goroutine that turns queued output into records:
-// native lines, normalized events, legacy markers, the live rendering and
-// the status line. Nothing it does can block the readers of the pipes.
+// pipeline turns queued output into records. Its own goroutine (run) cuts
+// lines, detects the provider and redacts; the writer goroutine (see
+// writer.go) writes native lines, normalized events, legacy markers, the
+// live rendering. Nothing either does can block the readers of the pipes
+// (the queue between them decides).
 type pipeline struct {
 	opts    *Options
 	q       *queue
@@ -64,7 +63,8 @@ type pipeline struct {
 	onIdle func()
 	exit   exitInfo
 
-	sink *sink
+	w   *writer
+	cur *batch // the steps not handed to the writer yet
 	// outFile is the -o file, opened once by prepare: opening it a second
 	// time could block (a FIFO) or race with another writer.
 	outFile    *os.File
@@ -75,11 +75,6 @@ type pipeline struct {
 	probed     int
 	cliVersion string
 	sawInit    bool
-	norm       event.Normalizer
-	deriver    *legacy.Deriver
-	rend       Renderer
-	renderErr  bool
-	busy, idle bool
 
 	pre       []preItem
 	preLines  int
@@ -91,14 +86,9 @@ type pipeline struct {
 	at                                 time.Time
 	lastAt                             [numStreams]time.Time
 	inLines                            int64
-	curAt                              time.Time // arrival of the native line being normalized
-	nativeSeen                         int64
-	warnedJSON, warnedQuiet            bool
 	stdoutLines, stdoutBytes, errLines int64
 	dropped                            int64
 	tornStdout                         bool
-	notes                              []string
-	err                                error
 }
 
 func newPipeline(opts *Options, argv []string, cliName string) *pipeline {
@@ -106,6 +96,7 @@ func newPipeline(opts *Options, argv []string, cliName string) *pipeline {
 		argv: argv, cliName: cliName, provider: opts.Provider}
 	p.q = newQueue(opts.QueueBytes, opts.StallTimeout, p.arrival)
 	p.con = newConsole(opts.Console, opts.Status, func() string { return p.st.line(opts.Now().Sub(p.started)) })
+	p.w = newWriter(p)
 	return p
 }
 
@@ -116,8 +107,40 @@ func (p *pipeline) arrival() time.Time {
 	return p.started.Add(p.opts.Now().Sub(p.started))
 }
 
+// note adds a capture.end note, in its place among the writer's.
 func (p *pipeline) note(format string, args ...any) {
-	p.notes = append(p.notes, fmt.Sprintf(format, args...))
+	p.add(step{kind: stepNote, note: fmt.Sprintf(format, args...)})
+}
+
+// add queues a step for the writer.
+func (p *pipeline) add(s step) {
+	b := p.batch()
+	b.steps = append(b.steps, s)
+	if p.cur.size() >= batchBytes || len(p.cur.steps) >= 4096 {
+		p.handOff()
+	}
+}
+
+// batch is the batch being filled: one the writer gave back, or a new one.
+func (p *pipeline) batch() *batch {
+	if p.cur == nil {
+		select {
+		case p.cur = <-p.w.free:
+		default:
+			p.cur = &batch{steps: make([]step, 0, 256)}
+		}
+	}
+	return p.cur
+}
+
+// handOff gives the steps so far to the writer, waiting while it has
+// writerBatches batches not done yet.
+func (p *pipeline) handOff() {
+	if p.cur == nil || len(p.cur.steps) == 0 {
+		return
+	}
+	p.w.steps <- p.cur
+	p.cur = nil
 }
 
 // prepare checks the output location before anything runs, so a bad -o
@@ -137,9 +160,11 @@ func (p *pipeline) prepare() error {
 	return nil
 }
 
-// run consumes the queue until it is closed and drained, then writes
-// capture.end. It returns the first error writing the capture.
+// run consumes the queue until it is closed and drained, then has the
+// writer write capture.end. It returns the first error writing the
+// capture.
 func (p *pipeline) run() error {
+	go p.w.run()
 	tick := time.NewTicker(100 * time.Millisecond)
 	defer tick.Stop()
 	p.con.redraw()
@@ -155,6 +180,7 @@ func (p *pipeline) run() error {
 		if !p.opened && !p.firstData.IsZero() && p.opts.Now().Sub(p.firstData) >= p.opts.DetectWait {
 			p.open()
 		}
+		p.handOff()
 		if len(items) > 0 {
 			continue
 		}
@@ -165,7 +191,10 @@ func (p *pipeline) run() error {
 		}
 	}
 	p.finish()
-	return p.err
+	p.handOff()
+	close(p.w.steps)
+	<-p.w.done
+	return p.w.err
 }
 
 func (p *pipeline) chunk(c chunk) {
@@ -226,7 +255,7 @@ func (p *pipeline) gapped(s stream, bytes, lines int64) {
 		// first.
 		p.release()
 	}
-	p.sink.gap(g, p.at)
+	p.add(step{kind: stepGap, gap: g, a: arrived{at: p.at}})
 }
 
 func (p *pipeline) line(s stream, line []byte) {
@@ -294,58 +323,28 @@ func (p *pipeline) detect() {
 	}
 }
 
-// open creates the capture file, writes capture.start and the held lines.
+// open has the writer create the capture file and write capture.start,
+// then hands it the held lines.
 func (p *pipeline) open() {
 	if p.opened {
 		return
 	}
 	p.opened = true
 	p.detect()
-	now := p.opts.Now()
-	sk, err := openSink(p.outFile, p.opts.Dir, p.provider, now, p.opts.Redactor, p.opts.Now)
-	if err != nil {
-		p.err = err
-		fmt.Fprintf(p.con, "evcap: cannot record: %v\n", err)
-		return
-	}
-	p.sink = sk
-	if p.opts.Observer != nil {
-		sk.observe = p.opts.Observer.Observe
-		if sk.clock == nil {
-			sk.clock = time.Now
-		}
-	}
 	if p.opts.Redactor != nil {
 		p.ord.lr = newLineRedactor(p.opts.Redactor, p.opts)
-	}
-	if p.provider == "" {
-		p.note("provider not detected from the first lines: nothing was normalized")
-		p.warn("the agent's provider was not detected from its first %d stdout lines: nothing is normalized or rendered (give --provider)", p.preLines)
-	} else if p.opts.NewNormalizer != nil {
-		n, err := p.opts.NewNormalizer(p.provider)
-		if err != nil {
-			p.note("no normalizer: %v", err)
-		} else {
-			p.norm = n
-			p.deriver = legacy.New()
-		}
-	}
-	if p.norm != nil && p.opts.NewRenderer != nil {
-		p.rend = p.opts.NewRenderer(p.con)
 	}
 	p.cliName = cliName(p.cliName, p.provider)
 	if p.cliVersion == "" {
 		p.cliVersion = installedVersion(p.exe, p.provider)
 	}
-	p.sink.meta(envelope.EventCaptureStart, p.started, capture.Start{
-		EvcapVersion: p.opts.EvcapVersion, Provider: p.provider, Argv: p.argv,
-		CLIName: p.cliName, CLIVersion: p.cliVersion, OS: runtime.GOOS, Arch: runtime.GOARCH,
-	})
+	p.add(step{kind: stepOpen, open: &openInfo{provider: p.provider, cliName: p.cliName,
+		cliVersion: p.cliVersion, preLines: p.preLines}})
 	pre := p.pre
 	p.pre = nil
 	for _, it := range pre {
 		if it.gap != nil {
-			p.sink.gap(*it.gap, it.at)
+			p.add(step{kind: stepGap, gap: *it.gap, a: arrived{at: it.at}})
 			continue
 		}
 		p.record(it.stream, it.line, it.at)
@@ -356,9 +355,6 @@ func (p *pipeline) open() {
 // Lines are written in arrival order: a stdout line the line redactor
 // holds keeps its place, and the lines of every stream behind it wait.
 func (p *pipeline) record(s stream, line []byte, at time.Time) {
-	if p.sink == nil {
-		return
-	}
 	switch s {
 	case streamStderr:
 		p.errLines++
@@ -380,83 +376,18 @@ func (p *pipeline) release() {
 	p.ord.flush(p.write)
 }
 
-// write records a line whose turn has come.
+// write hands the writer a line whose turn has come. The line is copied:
+// the redactor's and the splitter's slices are valid only until their
+// next call.
 func (p *pipeline) write(a *arrived) {
-	switch a.stream {
-	case streamStderr:
-		if a.viaRedactor {
-			p.sink.stderrRedacted(a.line, a.ledger, a.at)
-		} else {
-			p.sink.stderr(a.line, a.at)
-		}
-	case streamRequest:
-		p.sink.request(a.line, a.at)
-	case streamStdin:
-		if a.line == nil {
-			p.sink.inputClosed(a.at)
-		} else {
-			seq, recorded := p.sink.input(a.line, a.at)
-			p.answer(seq, recorded, a.at)
-		}
-	default:
-		p.native(a.line, a.ledger, a.at)
-	}
-}
-
-// answer normalizes an input line that answers the agent: a stream-json
-// control_response (the integration's reply to a permission request)
-// becomes the permission's completed event. Other input (user messages,
-// the integration's own control requests) is the integration's, not the
-// agent's output, and is not normalized.
-func (p *pipeline) answer(seq int64, line []byte, at time.Time) {
-	if p.norm == nil || !looksJSON(line) || !envelope.Normalized(envelope.StageNativeOut, capture.NativeEventType(line)) {
-		return
-	}
-	p.curAt = at
-	for _, e := range p.norm.Line(seq, line) {
-		p.emit(e)
-	}
-}
-
-// native records a redacted stdout line and normalizes it. The normalizer
-// reads the line as recorded, so normalizing the capture's native_in again
-// gives back its normalized_out. The events and markers derived from the
-// line carry its arrival time.
-func (p *pipeline) native(line []byte, l []envelope.Redaction, at time.Time) {
-	seq := p.sink.native(line, l, at)
-	if !p.warnedJSON && !looksJSON(line) {
-		p.warnedJSON = true
-		p.warn("stdout line %d is not JSON: is the agent's JSON output switched on (claude --output-format stream-json --verbose, codex exec --json, gemini --output-format stream-json, opencode run --format json)?", p.nativeSeen+1)
-	}
-	p.nativeSeen++
-	if p.norm == nil {
-		return
-	}
-	p.curAt = at
-	before := p.st.events.Load()
-	for _, e := range p.norm.Line(seq, line) {
-		p.emit(e)
-	}
-	if p.st.events.Load() == before && before == 0 && p.nativeSeen == quietLines && !p.warnedQuiet {
-		p.warnedQuiet = true
-		p.warn("%d stdout lines and no normalized event yet: the %s normalizer does not understand this output", quietLines, p.provider)
-	}
+	s := step{kind: stepLine, a: *a}
+	s.a.line = p.batch().hold(a.line)
+	p.add(s)
 }
 
 // quietLines is how many stdout lines without a single normalized event
 // make record say so.
 const quietLines = 20
-
-// warn prints one line on the console when it happens (capture.end has the
-// notes too); an evcap shim, which must leave stderr as it was, keeps
-// quiet.
-func (p *pipeline) warn(format string, args ...any) {
-	if p.opts.Transparent {
-		return
-	}
-	p.con.clear()
-	fmt.Fprintf(p.con, "evcap: warning: "+format+"\n", args...)
-}
 
 func looksJSON(line []byte) bool {
 	for _, c := range line {
@@ -485,43 +416,8 @@ func cliName(argv0, provider string) string {
 	return want
 }
 
-func (p *pipeline) emit(e event.Event) {
-	if e.SessionID != "" && p.sink.session == "" {
-		p.sink.session = e.SessionID
-	}
-	if e.Kind == event.KindInit && e.Version != "" && p.cliVersion == "" {
-		p.cliVersion = e.Version
-	}
-	p.sink.normalized(e, p.curAt)
-	p.st.add(e)
-	if p.rend != nil && !p.renderErr {
-		if err := p.rend.Render(e); err != nil {
-			p.renderErr = true
-			p.note("live rendering stopped: %v", err)
-		}
-	}
-	if p.deriver != nil {
-		for _, m := range p.deriver.Event(e) {
-			p.sink.legacy(m.Line, m.Cause, p.curAt)
-		}
-	}
-	if e.Kind == event.KindStatus {
-		switch e.Status {
-		case "busy":
-			p.busy = true
-		case "idle":
-			if p.busy && !p.idle {
-				p.idle = true
-				if p.opts.UntilIdle && p.onIdle != nil {
-					p.onIdle()
-				}
-			}
-		}
-	}
-}
-
-// finish records what is left in the splitters, the end of the
-// normalizer and the legacy stream, and capture.end.
+// finish records what is left in the splitters, releases the held lines
+// and has the writer end the capture.
 func (p *pipeline) finish() {
 	if torn, gb, gl, inGap := p.out.end(); inGap {
 		p.gapped(streamStdout, gb, gl)
@@ -545,70 +441,21 @@ func (p *pipeline) finish() {
 	}
 	p.open()
 	p.con.clear()
-	if p.sink == nil {
-		if p.outFile != nil {
-			p.outFile.Close()
-		}
-		return
-	}
 	p.release()
 	if p.ord.lr != nil && p.ord.lr.EarlyFlushes() > 0 {
 		p.note("%d streamed blocks were released in parts because more than the held-lines bound waited; at %d of those cuts, text that could have started a secret, and what continued it, was redacted", p.ord.lr.EarlyFlushes(), p.ord.lr.PartialRedactions())
 	}
-	endAt := p.arrival()
-	p.curAt = endAt
-	if p.norm != nil {
-		for _, e := range p.norm.End() {
-			p.emit(e)
-		}
-	}
-	if p.deriver != nil {
-		for _, m := range p.deriver.End() {
-			p.sink.legacy(m.Line, m.Cause, endAt)
-		}
-	}
-	if p.rend != nil && !p.renderErr {
-		p.rend.Close()
-	}
-	if p.sink.late > 0 {
-		p.note("%d normalized or legacy records held text the line redaction had missed and were redacted again; evcap normalize of this capture differs from them", p.sink.late)
-	}
-	if p.opts.Observer != nil {
-		p.notes = append(p.notes, p.opts.Observer.Notes()...)
-	}
-	notes := append(p.exit.notes, p.notes...)
-	end := endPayload{
-		End: capture.End{
-			ExitCode:   p.exit.code,
-			Signal:     p.exit.signal,
-			CleanEnd:   p.exit.ownEnd && !p.tornStdout && p.dropped == 0,
-			DurationMs: endAt.Sub(p.started).Milliseconds(),
-			Notes:      notes,
-		},
-		CLIVersion:   p.cliVersion,
-		StdoutLines:  p.stdoutLines,
-		StdoutBytes:  p.stdoutBytes,
-		StderrLines:  p.errLines,
-		StdinLines:   p.inLines,
-		DroppedBytes: p.dropped,
-		Events:       p.st.events.Load(),
-		ToolCalls:    p.st.tools.Load(),
-		Tokens:       p.st.tokens.Load(),
-	}
-	end.Counts = p.sink.counts()
-	end.Counts[string(envelope.StageMeta)]++ // this record
-	p.sink.meta(envelope.EventCaptureEnd, endAt, end)
-	if err := p.sink.close(); err != nil && p.err == nil {
-		p.err = err
-	}
-	p.notes = notes
+	p.add(step{kind: stepFinish, end: &finishInfo{stdoutLines: p.stdoutLines, stdoutBytes: p.stdoutBytes,
+		errLines: p.errLines, inLines: p.inLines, dropped: p.dropped, tornStdout: p.tornStdout}})
 }
 
+// result is how the recording ended; called after run returned.
 func (p *pipeline) result() Result {
-	r := Result{ExitCode: p.exit.exit, Signal: p.exit.signal, Provider: p.provider, Notes: p.notes}
-	if p.sink != nil {
-		r.Path = p.sink.path
-		r.Records = p.sink.w.Sequence()
+	w := p.w
+	r := Result{ExitCode: p.exit.exit, Signal: p.exit.signal, Provider: p.provider, Notes: w.notes}
+	if w.sink != nil {
+		r.Path = w.sink.path
+		r.Records = w.sink.w.Sequence()
 	}
 	return r
 }

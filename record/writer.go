@@ -1,0 +1,371 @@
+package record
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/evcap/evcap/capture"
+	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/render/legacy"
+)
+
+// The pipeline is two goroutines. The first (pipeline.run) cuts the queued
+// chunks into lines, detects the provider, redacts and puts the lines in
+// arrival order (see order); the second (writer.run) writes the records,
+// normalizes, derives the legacy markers and renders. The first hands the
+// second a list of steps in exactly the order the one goroutine of before
+// did them, so the capture is the same record for record; they only
+// overlap in time. The hand-off is bounded (writerBatches batches of about
+// batchBytes each), so a writer that falls behind holds the first
+// goroutine, which stops releasing the queue, which holds the child: the
+// backpressure of the queue, unchanged.
+const (
+	writerBatches = 2
+	batchBytes    = 256 << 10
+)
+
+type stepKind uint8
+
+const (
+	// stepLine writes a line whose turn has come (arrived).
+	stepLine stepKind = iota
+	stepGap
+	stepNote
+	stepOpen
+	stepFinish
+)
+
+// step is one thing the writer does. Lines are copies the writer owns
+// until the batch is given back.
+type step struct {
+	kind stepKind
+	a    arrived
+	gap  gapPayload
+	note string
+	open *openInfo
+	end  *finishInfo
+}
+
+// openInfo is what the pipeline knew when it opened the capture.
+type openInfo struct {
+	provider   string
+	cliName    string
+	cliVersion string
+	preLines   int
+}
+
+// finishInfo is the pipeline's part of capture.end.
+type finishInfo struct {
+	stdoutLines, stdoutBytes, errLines, inLines int64
+	dropped                                     int64
+	tornStdout                                  bool
+}
+
+// batch is a run of steps with the bytes of their lines.
+type batch struct {
+	steps []step
+	buf   []byte
+}
+
+// hold copies line into the batch's buffer (nil stays nil: the end of
+// stdin).
+func (b *batch) hold(line []byte) []byte {
+	if line == nil {
+		return nil
+	}
+	if len(line) > batchBytes {
+		return append(make([]byte, 0, len(line)), line...)
+	}
+	if cap(b.buf)-len(b.buf) < len(line) {
+		// The lines already held keep pointing into the old buffer.
+		b.buf = make([]byte, 0, max(batchBytes+batchBytes/4, len(line)))
+	}
+	start := len(b.buf)
+	b.buf = append(b.buf, line...)
+	return b.buf[start:len(b.buf):len(b.buf)]
+}
+
+func (b *batch) size() int { return len(b.buf) }
+
+// writer is the second goroutine of the pipeline: it owns the capture
+// file, the normalizer, the legacy deriver and the renderer.
+type writer struct {
+	p     *pipeline // read only: its options, console, stats and clock
+	steps chan *batch
+	free  chan *batch
+	done  chan struct{}
+
+	sink       *sink
+	provider   string
+	cliVersion string
+	norm       event.Normalizer
+	deriver    *legacy.Deriver
+	rend       Renderer
+	renderErr  bool
+	busy, idle bool
+
+	curAt                   time.Time // arrival of the native line being normalized
+	nativeSeen              int64
+	warnedJSON, warnedQuiet bool
+	notes                   []string
+	err                     error
+}
+
+func newWriter(p *pipeline) *writer {
+	w := &writer{p: p, steps: make(chan *batch, writerBatches), free: make(chan *batch, writerBatches+2),
+		done: make(chan struct{})}
+	return w
+}
+
+func (w *writer) run() {
+	defer close(w.done)
+	for b := range w.steps {
+		for i := range b.steps {
+			w.do(&b.steps[i])
+			b.steps[i] = step{}
+		}
+		b.steps = b.steps[:0]
+		if cap(b.buf) > 4*batchBytes {
+			b.buf = nil
+		}
+		b.buf = b.buf[:0]
+		select {
+		case w.free <- b:
+		default:
+		}
+	}
+}
+
+func (w *writer) do(s *step) {
+	switch s.kind {
+	case stepNote:
+		w.notes = append(w.notes, s.note)
+	case stepOpen:
+		w.open(s.open)
+	case stepGap:
+		if w.sink != nil {
+			w.sink.gap(s.gap, s.a.at)
+		}
+	case stepLine:
+		if w.sink != nil {
+			w.write(&s.a)
+		}
+	case stepFinish:
+		w.finish(s.end)
+	}
+}
+
+func (w *writer) note(format string, args ...any) {
+	w.notes = append(w.notes, fmt.Sprintf(format, args...))
+}
+
+// open creates the capture file, writes capture.start and makes the
+// normalizer, the legacy deriver and the renderer.
+func (w *writer) open(o *openInfo) {
+	p := w.p
+	w.provider, w.cliVersion = o.provider, o.cliVersion
+	now := p.opts.Now()
+	sk, err := openSink(p.outFile, p.opts.Dir, o.provider, now, p.opts.Redactor, p.opts.Now)
+	if err != nil {
+		w.err = err
+		fmt.Fprintf(p.con, "evcap: cannot record: %v\n", err)
+		return
+	}
+	w.sink = sk
+	if p.opts.Observer != nil {
+		sk.observe = p.opts.Observer.Observe
+		if sk.clock == nil {
+			sk.clock = time.Now
+		}
+	}
+	if o.provider == "" {
+		w.note("provider not detected from the first lines: nothing was normalized")
+		w.warn("the agent's provider was not detected from its first %d stdout lines: nothing is normalized or rendered (give --provider)", o.preLines)
+	} else if p.opts.NewNormalizer != nil {
+		n, err := p.opts.NewNormalizer(o.provider)
+		if err != nil {
+			w.note("no normalizer: %v", err)
+		} else {
+			w.norm = n
+			w.deriver = legacy.New()
+		}
+	}
+	if w.norm != nil && p.opts.NewRenderer != nil {
+		w.rend = p.opts.NewRenderer(p.con)
+	}
+	w.sink.meta(envelope.EventCaptureStart, p.started, capture.Start{
+		EvcapVersion: p.opts.EvcapVersion, Provider: o.provider, Argv: p.argv,
+		CLIName: o.cliName, CLIVersion: o.cliVersion, OS: runtime.GOOS, Arch: runtime.GOARCH,
+	})
+}
+
+// write records a line whose turn has come.
+func (w *writer) write(a *arrived) {
+	switch a.stream {
+	case streamStderr:
+		if a.viaRedactor {
+			w.sink.stderrRedacted(a.line, a.ledger, a.at)
+		} else {
+			w.sink.stderr(a.line, a.at)
+		}
+	case streamRequest:
+		w.sink.request(a.line, a.at)
+	case streamStdin:
+		if a.line == nil {
+			w.sink.inputClosed(a.at)
+		} else {
+			seq, recorded := w.sink.input(a.line, a.at)
+			w.answer(seq, recorded, a.at)
+		}
+	default:
+		w.native(a.line, a.ledger, a.at)
+	}
+}
+
+// answer normalizes an input line that answers the agent: a stream-json
+// control_response (the integration's reply to a permission request)
+// becomes the permission's completed event. Other input (user messages,
+// the integration's own control requests) is the integration's, not the
+// agent's output, and is not normalized.
+func (w *writer) answer(seq int64, line []byte, at time.Time) {
+	if w.norm == nil || !looksJSON(line) || !envelope.Normalized(envelope.StageNativeOut, capture.NativeEventType(line)) {
+		return
+	}
+	w.curAt = at
+	for _, e := range w.norm.Line(seq, line) {
+		w.emit(e)
+	}
+}
+
+// native records a redacted stdout line and normalizes it. The normalizer
+// reads the line as recorded, so normalizing the capture's native_in again
+// gives back its normalized_out. The events and markers derived from the
+// line carry its arrival time.
+func (w *writer) native(line []byte, l []envelope.Redaction, at time.Time) {
+	seq := w.sink.native(line, l, at)
+	if !w.warnedJSON && !looksJSON(line) {
+		w.warnedJSON = true
+		w.warn("stdout line %d is not JSON: is the agent's JSON output switched on (claude --output-format stream-json --verbose, codex exec --json, gemini --output-format stream-json, opencode run --format json)?", w.nativeSeen+1)
+	}
+	w.nativeSeen++
+	if w.norm == nil {
+		return
+	}
+	w.curAt = at
+	st := w.p.st
+	before := st.events.Load()
+	for _, e := range w.norm.Line(seq, line) {
+		w.emit(e)
+	}
+	if st.events.Load() == before && before == 0 && w.nativeSeen == quietLines && !w.warnedQuiet {
+		w.warnedQuiet = true
+		w.warn("%d stdout lines and no normalized event yet: the %s normalizer does not understand this output", quietLines, w.provider)
+	}
+}
+
+// warn prints one line on the console when it happens (capture.end has the
+// notes too); an evcap shim, which must leave stderr as it was, keeps
+// quiet.
+func (w *writer) warn(format string, args ...any) {
+	if w.p.opts.Transparent {
+		return
+	}
+	w.p.con.clear()
+	fmt.Fprintf(w.p.con, "evcap: warning: "+format+"\n", args...)
+}
+
+func (w *writer) emit(e event.Event) {
+	if e.SessionID != "" && w.sink.session == "" {
+		w.sink.session = e.SessionID
+	}
+	if e.Kind == event.KindInit && e.Version != "" && w.cliVersion == "" {
+		w.cliVersion = e.Version
+	}
+	w.sink.normalized(e, w.curAt)
+	w.p.st.add(e)
+	if w.rend != nil && !w.renderErr {
+		if err := w.rend.Render(e); err != nil {
+			w.renderErr = true
+			w.note("live rendering stopped: %v", err)
+		}
+	}
+	if w.deriver != nil {
+		for _, m := range w.deriver.Event(e) {
+			w.sink.legacy(m.Line, m.Cause, w.curAt)
+		}
+	}
+	if e.Kind == event.KindStatus {
+		switch e.Status {
+		case "busy":
+			w.busy = true
+		case "idle":
+			if w.busy && !w.idle {
+				w.idle = true
+				if w.p.opts.UntilIdle && w.p.onIdle != nil {
+					w.p.onIdle()
+				}
+			}
+		}
+	}
+}
+
+// finish records the end of the normalizer and the legacy stream, and
+// capture.end.
+func (w *writer) finish(f *finishInfo) {
+	p := w.p
+	if w.sink == nil {
+		if p.outFile != nil {
+			p.outFile.Close()
+		}
+		return
+	}
+	endAt := p.arrival()
+	w.curAt = endAt
+	if w.norm != nil {
+		for _, e := range w.norm.End() {
+			w.emit(e)
+		}
+	}
+	if w.deriver != nil {
+		for _, m := range w.deriver.End() {
+			w.sink.legacy(m.Line, m.Cause, endAt)
+		}
+	}
+	if w.rend != nil && !w.renderErr {
+		w.rend.Close()
+	}
+	if w.sink.late > 0 {
+		w.note("%d normalized or legacy records held text the line redaction had missed and were redacted again; evcap normalize of this capture differs from them", w.sink.late)
+	}
+	if p.opts.Observer != nil {
+		w.notes = append(w.notes, p.opts.Observer.Notes()...)
+	}
+	notes := append(p.exit.notes, w.notes...)
+	end := endPayload{
+		End: capture.End{
+			ExitCode:   p.exit.code,
+			Signal:     p.exit.signal,
+			CleanEnd:   p.exit.ownEnd && !f.tornStdout && f.dropped == 0,
+			DurationMs: endAt.Sub(p.started).Milliseconds(),
+			Notes:      notes,
+		},
+		CLIVersion:   w.cliVersion,
+		StdoutLines:  f.stdoutLines,
+		StdoutBytes:  f.stdoutBytes,
+		StderrLines:  f.errLines,
+		StdinLines:   f.inLines,
+		DroppedBytes: f.dropped,
+		Events:       p.st.events.Load(),
+		ToolCalls:    p.st.tools.Load(),
+		Tokens:       p.st.tokens.Load(),
+	}
+	end.Counts = w.sink.counts()
+	end.Counts[string(envelope.StageMeta)]++ // this record
+	w.sink.meta(envelope.EventCaptureEnd, endAt, end)
+	if err := w.sink.close(); err != nil && w.err == nil {
+		w.err = err
+	}
+	w.notes = notes
+}
