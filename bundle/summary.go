@@ -242,7 +242,7 @@ func yesNo(b bool) string {
 
 func stageCounts(m map[string]int64) string {
 	var parts []string
-	for _, st := range envelope.Stages {
+	for _, st := range envelope.Stages() {
 		if n := m[string(st)]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", st, n))
 		}

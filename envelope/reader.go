@@ -243,12 +243,15 @@ func ParseRecord(line []byte) (*Record, error) {
 	return rec, nil
 }
 
-// RequiredFields are the fields every record has, in file order.
-var RequiredFields = []string{"schemaVersion", "captureId", "sequence", "timestamp", "provider",
+// RequiredFields returns the fields every record has, in file order (a
+// fresh slice each call, so no importer can change what the reader checks).
+func RequiredFields() []string { return append([]string(nil), requiredFields...) }
+
+var requiredFields = []string{"schemaVersion", "captureId", "sequence", "timestamp", "provider",
 	"sessionId", "turnId", "stage", "eventType", "payload", "redactions"}
 
 func missingFields(seen int) string {
-	for i, name := range RequiredFields {
+	for i, name := range requiredFields {
 		if seen&(1<<i) == 0 {
 			return name
 		}

@@ -50,12 +50,14 @@ const (
 	StageMeta Stage = "meta"
 )
 
-// Stages lists every stage in pipeline order.
-var Stages = []Stage{StageNativeIn, StageNativeOut, StageNormalizedOut, StageLegacyOut, StageHandlerIn, StageRenderIn, StageMeta}
+// Stages returns every stage in pipeline order (a fresh slice each call).
+func Stages() []Stage { return append([]Stage(nil), stages...) }
+
+var stages = []Stage{StageNativeIn, StageNativeOut, StageNormalizedOut, StageLegacyOut, StageHandlerIn, StageRenderIn, StageMeta}
 
 // Valid reports whether s is one of the known stages.
 func (s Stage) Valid() bool {
-	for _, k := range Stages {
+	for _, k := range stages {
 		if s == k {
 			return true
 		}

@@ -76,8 +76,11 @@ const (
 	KindUnknown    Kind = "unknown"
 )
 
-// Kinds lists every Kind in a stable order (for schemas, censuses and tests).
-var Kinds = []Kind{KindInit, KindThinking, KindText, KindTool, KindToolResult, KindUsage,
+// Kinds returns every Kind in a stable order (for schemas, censuses and
+// tests); a fresh slice each call.
+func Kinds() []Kind { return append([]Kind(nil), kinds...) }
+
+var kinds = []Kind{KindInit, KindThinking, KindText, KindTool, KindToolResult, KindUsage,
 	KindResult, KindError, KindRetry, KindPermission, KindStatus, KindRateLimit, KindHook,
 	KindAgent, KindUnknown}
 
@@ -93,8 +96,10 @@ const (
 	PhaseFailed    Phase = "failed"
 )
 
-// Phases lists every Phase in a stable order.
-var Phases = []Phase{PhaseStarted, PhaseDelta, PhaseUpdated, PhaseCompleted, PhaseFailed}
+// Phases returns every Phase in a stable order; a fresh slice each call.
+func Phases() []Phase { return append([]Phase(nil), phases...) }
+
+var phases = []Phase{PhaseStarted, PhaseDelta, PhaseUpdated, PhaseCompleted, PhaseFailed}
 
 // Event is one normalized event. Only Kind and Phase are always set; the
 // other fields apply as the kind table in the package doc says.

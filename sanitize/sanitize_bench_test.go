@@ -40,7 +40,7 @@ func benchCapture(b *testing.B, provider string, size int64) []byte {
 // BenchmarkSanitize sanitizes a generated capture of each provider (8 MB
 // of CLI output, secrets planted every 20 turns).
 func BenchmarkSanitize(b *testing.B) {
-	for _, p := range gen.Providers {
+	for _, p := range gen.Providers() {
 		b.Run(p, func(b *testing.B) {
 			capBytes := benchCapture(b, p, 8<<20)
 			b.SetBytes(int64(len(capBytes)))
@@ -60,7 +60,7 @@ func BenchmarkSanitize(b *testing.B) {
 // record does between the agent's stdout and the capture. ns/line is the
 // redaction CPU per line that record's per-line budget has to cover.
 func BenchmarkLineRedactor(b *testing.B) {
-	for _, p := range gen.Providers {
+	for _, p := range gen.Providers() {
 		b.Run(p, func(b *testing.B) {
 			var raw bytes.Buffer
 			if _, err := gen.Write(&raw, gen.Options{Provider: p, Size: 8 << 20, Seed: 1, SecretEvery: 20}); err != nil {

@@ -81,7 +81,7 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 		t.Errorf("envelope.Record vs %s properties (-go +schema):\n%s", schema.EnvelopeFile, diff)
 	}
 	req := append([]string(nil), env.Required...)
-	want := append([]string(nil), envelope.RequiredFields...)
+	want := append([]string(nil), envelope.RequiredFields()...)
 	sort.Strings(req)
 	sort.Strings(want)
 	if diff := cmp.Diff(want, req); diff != "" {
@@ -122,7 +122,7 @@ func TestSchemasMatchGoTypes(t *testing.T) {
 	if err := json.Unmarshal(ev.Properties["kind"], &kinds); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(event.Kinds, kinds.Enum); diff != "" {
+	if diff := cmp.Diff(event.Kinds(), kinds.Enum); diff != "" {
 		t.Errorf("kinds differ (-go +schema):\n%s", diff)
 	}
 }

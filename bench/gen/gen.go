@@ -11,8 +11,11 @@ import (
 	"github.com/evcap/evcap/envelope"
 )
 
-// Providers lists the providers Write can generate, in a fixed order.
-var Providers = []string{"claude", "codex", "opencode", "gemini"}
+// Providers returns the providers Write can generate, in a fixed order (a
+// fresh slice each call).
+func Providers() []string { return append([]string(nil), providers...) }
+
+var providers = []string{"claude", "codex", "opencode", "gemini"}
 
 // Options say what to generate.
 type Options struct {
@@ -76,7 +79,7 @@ func Write(w io.Writer, o Options) (Stats, error) {
 	case "gemini":
 		p = &gemini{g: g}
 	default:
-		return Stats{}, fmt.Errorf("gen: unknown provider %q (want one of %v)", o.Provider, Providers)
+		return Stats{}, fmt.Errorf("gen: unknown provider %q (want one of %v)", o.Provider, providers)
 	}
 	p.start()
 	// Where the big line goes: the turn that starts past half the size.

@@ -12,7 +12,7 @@ import (
 // TestDeterministic: the same options give the same bytes, another seed
 // other bytes.
 func TestDeterministic(t *testing.T) {
-	for _, p := range gen.Providers {
+	for _, p := range gen.Providers() {
 		o := gen.Options{Provider: p, Size: 200 << 10, Seed: 1, SecretEvery: 2}
 		var a, b, c bytes.Buffer
 		if _, err := gen.Write(&a, o); err != nil {
@@ -33,7 +33,7 @@ func TestDeterministic(t *testing.T) {
 // TestShape: every line is one JSON object with a type, the size is
 // reached, the big line is there and the stats add up.
 func TestShape(t *testing.T) {
-	for _, p := range gen.Providers {
+	for _, p := range gen.Providers() {
 		var buf bytes.Buffer
 		st, err := gen.Write(&buf, gen.Options{Provider: p, Size: 3 << 20, Seed: 5, BigLine: 1 << 20, SecretEvery: 3})
 		if err != nil {

@@ -72,7 +72,7 @@ func fragments(p gen.Planted) []string {
 // and checks that sanitize leaves no fragment of any of them, names each
 // rule in a replacement token, and leaves every negative value alone.
 func TestSanitizeRecall(t *testing.T) {
-	for _, provider := range gen.Providers {
+	for _, provider := range gen.Providers() {
 		t.Run(provider, func(t *testing.T) {
 			var raw bytes.Buffer
 			st, err := gen.Write(&raw, gen.Options{Provider: provider, Size: qualitySizes[provider], Seed: 7,
@@ -125,7 +125,7 @@ func TestSanitizeRecall(t *testing.T) {
 				t.Logf("%-36s planted %3d  recall %3d/%d", key, n, n-missed[key], n)
 			}
 			for i, neg := range st.Negatives {
-				if gen.NegativeKinds[i%len(gen.NegativeKinds)] == "base64-image" {
+				if gen.NegativeKinds()[i%len(gen.NegativeKinds())] == "base64-image" {
 					// replaced as binary by design; the image's base64 must be gone
 					// but its markdown around it kept.
 					if !bytes.Contains(got, []byte(";base64,[BINARY:image/png")) {
@@ -151,7 +151,7 @@ func TestRedactLineRecall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, provider := range gen.Providers {
+	for _, provider := range gen.Providers() {
 		var raw bytes.Buffer
 		st, err := gen.Write(&raw, gen.Options{Provider: provider, Size: qualitySizes[provider], Seed: 11,
 			SecretEvery: 1, ToolOutput: 1024, Home: home, Project: project, Temp: temp})
@@ -202,7 +202,7 @@ func TestNegativesNotRedacted(t *testing.T) {
 	kinds := map[string]int{}
 	binary := 0
 	for i, neg := range st.Negatives {
-		kind := gen.NegativeKinds[i%len(gen.NegativeKinds)]
+		kind := gen.NegativeKinds()[i%len(gen.NegativeKinds())]
 		kinds[kind]++
 		line := fmt.Appendf(nil, `{"type":"tool_result","output":%s}`, envelope.AppendJSONString(nil, "out:\n"+neg+"\n"))
 		_, fs1 := red.Line(line)
@@ -220,7 +220,7 @@ func TestNegativesNotRedacted(t *testing.T) {
 		}
 	}
 	t.Logf("%d base64 images replaced as binary (not secret findings)", binary)
-	for _, k := range gen.NegativeKinds {
+	for _, k := range gen.NegativeKinds() {
 		if kinds[k] == 0 {
 			t.Errorf("no negative of kind %s generated", k)
 		}

@@ -139,8 +139,11 @@ var negatives = []func(g *run) string{
 	func(g *run) string { return cat("key was [REDACTED:", "openai-key] and ", "[REDACTED:github-token]") },
 }
 
-// NegativeKinds names the negative kinds in the order they take turns.
-var NegativeKinds = []string{"uuid", "git-sha", "go.sum", "npm-integrity", "base64-image", "already-redacted"}
+// NegativeKinds returns the names of the negative kinds in the order they
+// take turns (a fresh slice each call).
+func NegativeKinds() []string { return append([]string(nil), negativeKinds...) }
+
+var negativeKinds = []string{"uuid", "git-sha", "go.sum", "npm-integrity", "base64-image", "already-redacted"}
 
 // plant puts the next secret into t in the next form, and the next
 // negative value into its tool output.

@@ -33,7 +33,7 @@ With --json it prints the selected records unchanged, one per line.`,
 				for _, one := range strings.Split(st, ",") {
 					stage := envelope.Stage(strings.TrimSpace(one))
 					if !stage.Valid() {
-						return &exitError{code: 2, err: fmt.Errorf("--stage %q: not one of %v", one, envelope.Stages)}
+						return &exitError{code: 2, err: fmt.Errorf("--stage %q: not one of %v", one, envelope.Stages())}
 					}
 					want[stage] = true
 				}

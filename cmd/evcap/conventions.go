@@ -74,7 +74,7 @@ func (d deprecatedValue) Set(s string) error {
 // --provider whose lists depend on the command.
 func flagValues(c *cobra.Command) map[string][]string {
 	var stages []string
-	for _, st := range envelope.Stages {
+	for _, st := range envelope.Stages() {
 		stages = append(stages, string(st))
 	}
 	providers := providerNames()

@@ -80,7 +80,7 @@ integration at a two-line script that runs 'evcap play CAPTURE "$@"'.`,
 			o.factor = f
 			o.stage = envelope.Stage(stage)
 			if !o.stage.Valid() {
-				return &exitError{code: 2, err: fmt.Errorf("--stage %q: not one of %v", stage, envelope.Stages)}
+				return &exitError{code: 2, err: fmt.Errorf("--stage %q: not one of %v", stage, envelope.Stages())}
 			}
 			if idle < 0 {
 				return &exitError{code: 2, err: fmt.Errorf("--idle-limit %v: want a duration >= 0", idle)}

@@ -257,7 +257,7 @@ func openInput(s streams, name string) (io.Reader, func(), error) {
 
 func stageSummary(m map[envelope.Stage]int) string {
 	out := ""
-	for _, st := range envelope.Stages {
+	for _, st := range envelope.Stages() {
 		if m[st] == 0 {
 			continue
 		}

@@ -8,8 +8,11 @@ import (
 	"unicode/utf8"
 )
 
-// Placements lists where the matrix puts a secret.
-var Placements = []string{
+// Placements returns where the matrix puts a secret (a fresh slice each
+// call).
+func Placements() []string { return append([]string(nil), placements...) }
+
+var placements = []string{
 	"text", "tool-input", "tool-output", "env-dump", "json-key",
 	"uescape-whole", "uescape-part", "leading-space",
 	"deltas-3", "deltas-1char", "input-json-deltas", "early-flush",
@@ -45,9 +48,9 @@ func (c Case) Name() string { return c.Kind + "/" + c.Placement + "/" + c.Provid
 func Matrix(s *Shapes, short bool) []Case {
 	var out []Case
 	for ki, k := range Kinds() {
-		for pi, pl := range Placements {
-			for vi, p := range Providers {
-				if short && ((ki+pi)%len(Providers) != vi || (ki+2*pi)%3 != 0) {
+		for pi, pl := range placements {
+			for vi, p := range providers {
+				if short && ((ki+pi)%len(providers) != vi || (ki+2*pi)%3 != 0) {
 					continue
 				}
 				r := rand.New(rand.NewPCG(uint64(ki)<<32|uint64(pi)<<8|uint64(vi), 0x5eed))

@@ -88,7 +88,7 @@ func runMatrix(t *testing.T) []outcome {
 			matrixRes = append(matrixRes, runCase(t, filepath.Join(dir, fmt.Sprint(i)), c))
 		}
 		t.Logf("%d cases (%d kinds, %d placements, %d providers) in %v", len(cases), len(planted.Kinds()),
-			len(planted.Placements), len(planted.Providers), time.Since(start).Round(time.Millisecond))
+			len(planted.Placements()), len(planted.Providers()), time.Since(start).Round(time.Millisecond))
 	})
 	if matrixErr != nil {
 		t.Fatal(matrixErr)

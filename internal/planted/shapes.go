@@ -11,8 +11,11 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// Providers are the four providers whose line shapes the matrix uses.
-var Providers = []string{"claude", "codex", "gemini", "opencode"}
+// Providers returns the four providers whose line shapes the matrix uses
+// (a fresh slice each call).
+func Providers() []string { return append([]string(nil), providers...) }
+
+var providers = []string{"claude", "codex", "gemini", "opencode"}
 
 // Shapes are real corpus lines, one of each shape the matrix needs, per
 // provider. The planted text is spliced into them in place of the text

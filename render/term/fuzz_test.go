@@ -65,8 +65,8 @@ func decodeEvents(data []byte) []event.Event {
 			data = nil
 		}
 		e := event.Event{
-			Kind:      event.Kinds[int(k)%len(event.Kinds)],
-			Phase:     event.Phases[int(p)%len(event.Phases)],
+			Kind:      event.Kinds()[int(k)%len(event.Kinds())],
+			Phase:     event.Phases()[int(p)%len(event.Phases())],
 			MessageID: string(rune('a' + p%3)),
 			PartID:    string(rune('0' + k%2)),
 			Text:      text,

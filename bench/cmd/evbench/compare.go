@@ -180,7 +180,7 @@ func providers(c config) error {
 	fmt.Printf("## Normalize per provider (%.0f MB runs, no long line)\n\n", mb(size))
 	fmt.Println("| provider | lines | jq -c . MB/s | evcap normalize MB/s | ratio |")
 	fmt.Println("|---|---|---|---|---|")
-	for _, p := range gen.Providers {
+	for _, p := range gen.Providers() {
 		raw, st, err := generate(c.dir, p+".small.jsonl", gen.Options{Provider: p, Size: size, Seed: 2, SecretEvery: 40})
 		if err != nil {
 			return err

@@ -22,7 +22,7 @@ func main() {
 		big  string
 		out  string
 	)
-	flag.StringVar(&o.Provider, "provider", "claude", "one of "+strings.Join(gen.Providers, ", "))
+	flag.StringVar(&o.Provider, "provider", "claude", "one of "+strings.Join(gen.Providers(), ", "))
 	flag.StringVar(&size, "size", "10MB", "size to write (KB, MB, GB)")
 	flag.StringVar(&big, "big-line", "0", "length of one long line in the middle (0: none)")
 	flag.Uint64Var(&o.Seed, "seed", 1, "seed")

@@ -248,7 +248,7 @@ func writeTables(out io.Writer, cases []planted.Case, names []string, looks []lo
 		set = "the -short subset"
 	}
 	fmt.Fprintf(out, "Recall on %s: %d cases (%d kinds × %d placements × 4 providers' real line shapes, cells a provider does not have left out). A case counts for a tool when it flagged the case's capture (evcap scan: a secret finding; gitleaks, trufflehog: any finding) or, for evcap sanitize, when no 12-character piece of the secret is left in the sanitized capture.\n\n",
-		set, len(cases), len(planted.Kinds()), len(planted.Placements))
+		set, len(cases), len(planted.Kinds()), len(planted.Placements()))
 	for _, axis := range []struct {
 		name string
 		key  func(planted.Case) string
