@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"bytes"
 	"encoding/json"
 	"maps"
 	"math"
@@ -120,7 +121,7 @@ func NewWithOptions(o Options) *Normalizer {
 // Cause of every event derived from the line. Lines that are not JSON give
 // one unknown event; blank lines give nothing.
 func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
-	if len(strings.TrimSpace(string(line))) == 0 {
+	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
 	n.sawLine = true
@@ -131,25 +132,28 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 	if !v.IsObject() {
 		return []event.Event{unknown(ref, census.Invalid)}
 	}
-	parent := v.Get("parent_tool_use_id").String()
-	if st := v.Get("subagent_type").String(); parent != "" && st != "" {
+	var f [lineFields]gjson.Result
+	pick(v, lineKeys, f[:])
+	parent := f[lParent].String()
+	if st := f[lSubagentType].String(); parent != "" && st != "" {
 		// Claude Code 2.1 names the subagent on each of its lines too.
 		n.agentFor(parent).Name = st
 	}
 	n.cur = n.streamOf(parent)
-	return n.nest(parent, n.dispatch(ref, v))
+	return n.nest(parent, n.dispatch(ref, v, &f))
 }
 
-func (n *Normalizer) dispatch(ref int64, v gjson.Result) []event.Event {
-	switch v.Get("type").String() {
+// dispatch normalizes the line v, whose top-level fields f holds (see pick).
+func (n *Normalizer) dispatch(ref int64, v gjson.Result, f *[lineFields]gjson.Result) []event.Event {
+	switch f[lType].String() {
 	case "system":
 		return n.system(ref, v)
 	case "stream_event":
-		return n.streamEvent(ref, v)
+		return n.streamEvent(ref, v, f[lEvent])
 	case "assistant":
-		return n.assistant(ref, v)
+		return n.assistant(ref, v, f)
 	case "user":
-		return n.user(ref, v)
+		return n.user(ref, v, f[lMessage])
 	case "result":
 		return n.result(ref, v)
 	case "rate_limit_event":
@@ -234,11 +238,12 @@ func (n *Normalizer) system(ref int64, v gjson.Result) []event.Event {
 	return []event.Event{unknown(ref, nativeType(v))}
 }
 
-func (n *Normalizer) streamEvent(ref int64, v gjson.Result) []event.Event {
-	e := v.Get("event")
-	switch e.Get("type").String() {
+func (n *Normalizer) streamEvent(ref int64, v, e gjson.Result) []event.Event {
+	var f [eventFields]gjson.Result
+	pick(e, eventKeys, f[:])
+	switch f[eType].String() {
 	case "message_start":
-		m := e.Get("message")
+		m := f[eMessage]
 		n.cur.msgID = m.Get("id").String()
 		n.streamed[n.cur.msgID] = true
 		n.usageOf[n.cur.msgID] = true
@@ -248,11 +253,11 @@ func (n *Normalizer) streamEvent(ref int64, v gjson.Result) []event.Event {
 		return []event.Event{{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: n.cur.msgID,
 			Usage: &u, Cause: []int64{ref}}}
 	case "content_block_start":
-		return n.blockStart(ref, v)
+		return n.blockStart(ref, v, &f)
 	case "content_block_delta":
-		return n.blockDelta(ref, v)
+		return n.blockDelta(ref, v, &f)
 	case "content_block_stop":
-		if ev, ok := n.closeBlock(e.Get("index").Int(), &ref); ok {
+		if ev, ok := n.closeBlock(f[eIndex].Int(), &ref); ok {
 			return []event.Event{ev}
 		}
 		return nil
@@ -260,7 +265,7 @@ func (n *Normalizer) streamEvent(ref int64, v gjson.Result) []event.Event {
 		// The delta's counts are running totals for this message; input
 		// and cache counts only come with message_start.
 		u := n.cur.msgUsage
-		mu := e.Get("usage")
+		mu := f[eUsage]
 		if x := mu.Get("output_tokens"); x.Exists() {
 			u.OutputTokens = x.Int()
 		}
@@ -279,10 +284,9 @@ func (n *Normalizer) streamEvent(ref int64, v gjson.Result) []event.Event {
 	return []event.Event{unknown(ref, nativeType(v))}
 }
 
-func (n *Normalizer) blockStart(ref int64, v gjson.Result) []event.Event {
-	e := v.Get("event")
-	idx := e.Get("index").Int()
-	cb := e.Get("content_block")
+func (n *Normalizer) blockStart(ref int64, v gjson.Result, e *[eventFields]gjson.Result) []event.Event {
+	idx := e[eIndex].Int()
+	cb := e[eContentBlock]
 	b := &block{cause: []int64{ref}}
 	n.cur.blocks[idx] = b
 	base := event.Event{Phase: event.PhaseStarted, MessageID: n.cur.msgID,
@@ -307,19 +311,21 @@ func (n *Normalizer) blockStart(ref int64, v gjson.Result) []event.Event {
 	return []event.Event{base}
 }
 
-func (n *Normalizer) blockDelta(ref int64, v gjson.Result) []event.Event {
-	e := v.Get("event")
-	d := e.Get("delta")
-	b := n.cur.blocks[e.Get("index").Int()]
+func (n *Normalizer) blockDelta(ref int64, v gjson.Result, e *[eventFields]gjson.Result) []event.Event {
+	var d [deltaFields]gjson.Result
+	pick(e[eDelta], deltaKeys, d[:])
+	idx := e[eIndex].Int()
+	b := n.cur.blocks[idx]
 	var piece string
 	snapshot := false
-	switch d.Get("type").String() {
+	typ := d[dType].String()
+	switch typ {
 	case "text_delta":
-		piece, snapshot = d.Get("text").String(), n.cumulative
+		piece, snapshot = d[dText].String(), n.cumulative
 	case "thinking_delta":
-		piece, snapshot = d.Get("thinking").String(), n.cumulative
+		piece, snapshot = d[dThinking].String(), n.cumulative
 	case "input_json_delta":
-		piece = d.Get("partial_json").String()
+		piece = d[dPartialJSON].String()
 	case "signature_delta", "citations_delta":
 		return nil // see ignoredReason
 	default:
@@ -328,12 +334,12 @@ func (n *Normalizer) blockDelta(ref int64, v gjson.Result) []event.Event {
 	if b == nil {
 		// A delta for a block that never started: keep the text visible.
 		b = &block{kind: event.KindText}
-		if d.Get("type").String() == "thinking_delta" {
+		if typ == "thinking_delta" {
 			b.kind = event.KindThinking
 		}
-		n.cur.blocks[e.Get("index").Int()] = b
+		n.cur.blocks[idx] = b
 	}
-	partID := strconv.FormatInt(e.Get("index").Int(), 10)
+	partID := strconv.FormatInt(idx, 10)
 	var out []event.Event
 	if snapshot && piece != "" {
 		prev := b.text.String()
@@ -390,17 +396,18 @@ func (n *Normalizer) closeBlock(idx int64, stop *int64) (event.Event, bool) {
 	return ev, true
 }
 
-func (n *Normalizer) assistant(ref int64, v gjson.Result) []event.Event {
-	m := v.Get("message")
-	id := m.Get("id").String()
+func (n *Normalizer) assistant(ref int64, v gjson.Result, lf *[lineFields]gjson.Result) []event.Event {
+	var m [messageFields]gjson.Result
+	pick(lf[lMessage], messageKeys, m[:])
+	id := m[mID].String()
 	var out []event.Event
-	if m.Get("model").String() == "<synthetic>" || v.Get("error").Exists() {
+	if m[mModel].String() == "<synthetic>" || lf[lError].Exists() {
 		// Claude Code reports a failed API call (401, 400, …) as an
 		// assistant message it made up itself; its text is the error.
-		synthetic := m.Get("model").String() == "<synthetic>"
-		msg := contentText(m.Get("content"))
+		synthetic := m[mModel].String() == "<synthetic>"
+		msg := contentText(m[mContent])
 		out = append(out, event.Event{Kind: event.KindError, Phase: event.PhaseFailed, MessageID: id,
-			Cause: []int64{ref}, Error: &event.Error{Type: v.Get("error").String(), Message: msg, Fatal: synthetic}})
+			Cause: []int64{ref}, Error: &event.Error{Type: lf[lError].String(), Message: msg, Fatal: synthetic}})
 		if synthetic {
 			n.sawFatal = true
 			return out
@@ -413,53 +420,65 @@ func (n *Normalizer) assistant(ref int64, v gjson.Result) []event.Event {
 	}
 	if !n.usageOf[id] {
 		n.usageOf[id] = true
-		u := anthropicUsage(m.Get("usage"))
+		u := anthropicUsage(m[mUsage])
 		out = append(out, event.Event{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: id,
 			Usage: &u, Cause: []int64{ref}})
 	}
-	for _, c := range m.Get("content").Array() {
+	var c [blockFields]gjson.Result
+	each(m[mContent], func(cv gjson.Result) {
+		pick(cv, blockKeys, c[:])
 		part := strconv.Itoa(n.parts[id])
 		n.parts[id]++
 		ev := event.Event{Phase: event.PhaseCompleted, MessageID: id, PartID: part, Cause: []int64{ref}}
-		switch c.Get("type").String() {
+		switch c[bType].String() {
 		case "text":
-			ev.Kind, ev.Text = event.KindText, c.Get("text").String()
+			ev.Kind, ev.Text = event.KindText, c[bText].String()
 		case "thinking":
-			ev.Kind, ev.Text = event.KindThinking, c.Get("thinking").String()
+			ev.Kind, ev.Text = event.KindThinking, c[bThinking].String()
 		case "tool_use", "server_tool_use":
-			in := c.Get("input")
-			name, summary := toolName(c.Get("name").String(), in)
-			ev.Kind, ev.PartID, ev.ToolCallID = event.KindTool, "", c.Get("id").String()
+			in := c[bInput]
+			name, summary := toolName(c[bName].String(), in)
+			ev.Kind, ev.PartID, ev.ToolCallID = event.KindTool, "", c[bID].String()
 			ev.Tool = &event.Tool{Name: name, Summary: summary}
 			if in.Exists() {
 				ev.Tool.Input = json.RawMessage(in.Raw)
 			}
-			n.noteSubagent(ev.ToolCallID, c.Get("name").String(), in)
+			n.noteSubagent(ev.ToolCallID, c[bName].String(), in)
 		default:
-			ev = unknown(ref, "assistant/"+c.Get("type").String())
+			ev = unknown(ref, "assistant/"+c[bType].String())
 		}
 		out = append(out, ev)
-	}
+	})
 	return out
 }
 
-func (n *Normalizer) user(ref int64, v gjson.Result) []event.Event {
+// user normalizes the tool results of the user line v, whose first
+// message member is m.
+func (n *Normalizer) user(ref int64, v, m gjson.Result) []event.Event {
+	content := m.Get("content")
+	if !content.Exists() {
+		// v.Get("message.content") goes on to a later message member
+		// when the first has no content; so does this.
+		content = v.Get("message.content")
+	}
 	var out []event.Event
-	for _, c := range v.Get("message.content").Array() {
-		if c.Get("type").String() != "tool_result" {
-			continue // prompt text echoed back; see ignoredReason
+	var c [blockFields]gjson.Result
+	each(content, func(cv gjson.Result) {
+		pick(cv, blockKeys, c[:])
+		if c[bType].String() != "tool_result" {
+			return // prompt text echoed back; see ignoredReason
 		}
-		isErr := c.Get("is_error").Bool()
-		full := contentText(c.Get("content"))
+		isErr := c[bIsError].Bool()
+		full := contentText(c[bContent])
 		output, size := textcut.Output(full), len(full)
 		ph := event.PhaseCompleted
 		if isErr {
 			ph = event.PhaseFailed
 		}
 		out = append(out, event.Event{Kind: event.KindToolResult, Phase: ph,
-			ToolCallID: c.Get("tool_use_id").String(), Cause: []int64{ref},
+			ToolCallID: c[bToolUseID].String(), Cause: []int64{ref},
 			ToolResult: &event.ToolResult{IsError: isErr, Output: output, OutputBytes: size}})
-	}
+	})
 	return out
 }
 
