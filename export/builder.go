@@ -13,6 +13,7 @@ import (
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/providers"
 )
 
 // Options say what a Builder puts into spans.
@@ -592,16 +593,12 @@ func (b *Builder) finish(s *Span) {
 	}
 }
 
-// providerAttr is gen_ai.provider.name for the capture's provider: the
-// model vendor where the CLI has one, else the CLI's own name.
+// providerAttr is gen_ai.provider.name for the capture's provider: its
+// descriptor's System (the model vendor where the CLI has one, else the
+// CLI's own name), or the name itself for a provider evcap does not know.
 func (b *Builder) providerAttr() attribute.KeyValue {
-	switch b.provider {
-	case "claude":
-		return semconv.GenAIProviderNameAnthropic
-	case "codex":
-		return semconv.GenAIProviderNameOpenAI
-	case "gemini":
-		return semconv.GenAIProviderNameGCPGemini
+	if d, ok := providers.Lookup(b.provider); ok {
+		return semconv.GenAIProviderNameKey.String(d.System)
 	}
 	return semconv.GenAIProviderNameKey.String(orDefault(b.provider, "unknown"))
 }

@@ -2,15 +2,12 @@ package history
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
-	"github.com/evcap/evcap/normalize/claude"
-	"github.com/evcap/evcap/normalize/codex"
-	"github.com/evcap/evcap/normalize/gemini"
-	"github.com/evcap/evcap/normalize/opencode"
+	"github.com/evcap/evcap/provider"
+	"github.com/evcap/evcap/providers"
 )
 
 // Source is the envelope source of every record Import writes: it tells
@@ -18,40 +15,25 @@ import (
 // be read with a history normalizer, not lines of a live stream.
 const Source = envelope.SourceHistory
 
-// Providers lists the providers whose stored sessions the package reads.
-func Providers() []string {
-	out := []string{"claude", "codex", "gemini", "opencode"}
-	sort.Strings(out)
-	return out
-}
+// Providers lists the providers whose stored sessions the package reads:
+// those whose descriptor has a History normalizer (package providers).
+func Providers() []string { return providers.HistoryNames() }
 
 // NewNormalizer returns a fresh history normalizer for the named provider.
-func NewNormalizer(provider string) (event.Normalizer, error) {
-	switch provider {
-	case "claude":
-		return claude.NewHistory(), nil
-	case "codex":
-		return codex.NewHistory(), nil
-	case "gemini":
-		return gemini.NewHistory(), nil
-	case "opencode":
-		return opencode.NewHistory(), nil
+func NewNormalizer(name string) (event.Normalizer, error) {
+	d, ok := providers.Lookup(name)
+	if !ok || d.History == nil {
+		return nil, fmt.Errorf("no history normalizer for provider %q (known: %s)", name, strings.Join(Providers(), ", "))
 	}
-	return nil, fmt.Errorf("no history normalizer for provider %q (known: %s)", provider, strings.Join(Providers(), ", "))
+	return d.History(), nil
 }
 
 // newLiveNormalizer returns the stream normalizer of a provider, for a
 // live capture that holds no normalized_out records.
-func newLiveNormalizer(provider string) (event.Normalizer, error) {
-	switch provider {
-	case "claude":
-		return claude.New(), nil
-	case "codex":
-		return codex.New(), nil
-	case "gemini":
-		return gemini.New(), nil
-	case "opencode":
-		return opencode.New(), nil
+func newLiveNormalizer(name string) (event.Normalizer, error) {
+	d, ok := providers.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("no normalizer for provider %q (known: %s)", name, strings.Join(providers.Names(), ", "))
 	}
-	return nil, fmt.Errorf("no normalizer for provider %q (known: %s)", provider, strings.Join(Providers(), ", "))
+	return d.Normalizer(provider.Options{}), nil
 }

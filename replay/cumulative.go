@@ -3,9 +3,11 @@ package replay
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/provider"
 	"github.com/tidwall/gjson"
 )
 
@@ -13,138 +15,68 @@ import (
 // rewritten to carry the whole text of its block so far instead of the next
 // piece: the cumulative snapshots some Claude-compatible gateways and
 // third-party models send. Nothing is re-split; other lines come back as
-// they are (the same slices). A block is what the provider's normalizer
-// accumulates: a Claude content block (per message and index, from its
-// content_block_start text to its content_block_stop), a run of consecutive
-// Gemini assistant deltas (user messages do not end it, any other JSON line
-// does), an opencode part's field (per partID and field, until the text or
-// reasoning part completes). Tool-input deltas are left alone.
-//
-// A normalizer reading the result with its CumulativeDeltas option on must
-// give the events the original lines give.
+// they are (the same slices). The provider is the one whose format the
+// lines are in (providers.DetectStream); lines of no known provider come
+// back as they are.
 func CumulativeLines(lines [][]byte) [][]byte {
-	c := newCumulator()
+	d, ok := detected(lines)
+	if !ok {
+		return slices.Clone(lines)
+	}
+	return CumulativeLinesOf(d, lines)
+}
+
+// CumulativeLinesOf is CumulativeLines for lines printed by the provider
+// d. A block is what d's Deltas tracker says it is (the text its
+// normalizer accumulates: for Claude a content block of one agent, from its
+// content_block_start text to its content_block_stop); tool-input pieces
+// are left alone.
+//
+// A normalizer of d reading the result with its CumulativeDeltas option on
+// must give the events the original lines give.
+func CumulativeLinesOf(d provider.Descriptor, lines [][]byte) [][]byte {
+	tr := d.Deltas()
+	sofar := map[string]string{}
 	out := make([][]byte, len(lines))
 	for i, l := range lines {
-		out[i] = c.line(l)
+		ds := tr.Line(l)
+		for _, b := range tr.Ended() {
+			delete(sofar, b)
+		}
+		out[i] = l
+		for _, x := range ds {
+			if x.Kind != provider.DeltaText && x.Kind != provider.DeltaThinking {
+				continue
+			}
+			v := gjson.GetBytes(out[i][x.Offset:], deltaPath(x.Path))
+			if v.Type != gjson.String {
+				continue
+			}
+			if x.Start {
+				sofar[x.Block] = v.String()
+				continue
+			}
+			sofar[x.Block] += v.String()
+			out[i] = withString(out[i], x.Offset, v, sofar[x.Block])
+		}
 	}
 	return out
 }
 
-// cumulator holds the text so far of each open block while rewriting.
-type cumulator struct {
-	claudeMsg string
-	claude    map[string]string // message id + "\x00" + index
-	gemini    string            // the open run of assistant deltas
-	opencode  map[string]map[string]string
-}
-
-func newCumulator() *cumulator {
-	return &cumulator{claude: map[string]string{}, opencode: map[string]map[string]string{}}
-}
-
-// line rewrites one native line, updating the blocks' text so far.
-func (c *cumulator) line(line []byte) []byte {
-	if !gjson.ValidBytes(line) {
-		return line // no normalizer counts it as part of a block
-	}
-	doc := gjson.ParseBytes(line)
-	switch typ := doc.Get("type").String(); typ {
-	case "stream_event":
-		c.gemini = ""
-		return c.claudeLine(line, doc)
-	case "message":
-		switch {
-		case doc.Get("role").String() == "user":
-			return line
-		case doc.Get("role").String() == "assistant" && doc.Get("delta").Bool():
-			v := doc.Get("content")
-			if v.Type != gjson.String {
-				return line
-			}
-			c.gemini += v.String()
-			return withString(line, v, c.gemini)
-		}
-		c.gemini = ""
-		return line
-	case "message.part.delta":
-		c.gemini = ""
-		// Paths from the top, so that v.Index is an offset into line.
-		v := doc.Get("properties.delta")
-		if v.Type != gjson.String {
-			return line
-		}
-		part, field := doc.Get("properties.partID").String(), doc.Get("properties.field").String()
-		if c.opencode[part] == nil {
-			c.opencode[part] = map[string]string{}
-		}
-		c.opencode[part][field] += v.String()
-		return withString(line, v, c.opencode[part][field])
-	case "message.part.updated":
-		c.gemini = ""
-		part := doc.Get("properties.part")
-		pt := part.Get("type").String()
-		if (pt == "text" || pt == "reasoning") && part.Get("time.end").Exists() {
-			delete(c.opencode, part.Get("id").String())
-		}
-		return line
-	}
-	c.gemini = ""
-	return line
-}
-
-// claudeLine follows Claude Code's content blocks as its normalizer does.
-func (c *cumulator) claudeLine(line []byte, doc gjson.Result) []byte {
-	e := doc.Get("event")
-	key := c.claudeMsg + "\x00" + e.Get("index").String()
-	switch e.Get("type").String() {
-	case "message_start":
-		c.claudeMsg = e.Get("message.id").String()
-		clear(c.claude)
-	case "content_block_start":
-		cb := e.Get("content_block")
-		switch cb.Get("type").String() {
-		case "text":
-			c.claude[key] = cb.Get("text").String()
-		case "thinking":
-			c.claude[key] = cb.Get("thinking").String()
-		default:
-			delete(c.claude, key)
-		}
-	case "content_block_stop":
-		delete(c.claude, key)
-	case "content_block_delta":
-		// Paths from the top, so that v.Index is an offset into line.
-		var v gjson.Result
-		switch e.Get("delta.type").String() {
-		case "text_delta":
-			v = doc.Get("event.delta.text")
-		case "thinking_delta":
-			v = doc.Get("event.delta.thinking")
-		}
-		if v.Type != gjson.String {
-			return line
-		}
-		c.claude[key] += v.String()
-		return withString(line, v, c.claude[key])
-	}
-	return line
-}
-
-// withString returns line with the JSON string value v (found in line)
-// replaced by s, encoded without HTML escaping.
-func withString(line []byte, v gjson.Result, s string) []byte {
-	if v.Index <= 0 || v.Index+len(v.Raw) > len(line) {
+// withString returns line with the JSON string value v (found in
+// line[off:]) replaced by s, encoded without HTML escaping.
+func withString(line []byte, off int, v gjson.Result, s string) []byte {
+	if v.Index <= 0 || off+v.Index+len(v.Raw) > len(line) {
 		return line
 	}
 	var b bytes.Buffer
 	b.Grow(len(line) + len(s))
-	b.Write(line[:v.Index])
+	b.Write(line[:off+v.Index])
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // a string always encodes
 	b.Truncate(b.Len() - 1)
-	b.Write(line[v.Index+len(v.Raw):])
+	b.Write(line[off+v.Index+len(v.Raw):])
 	return b.Bytes()
 }
 

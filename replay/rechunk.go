@@ -12,6 +12,8 @@ import (
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/fixtures"
+	"github.com/evcap/evcap/provider"
+	"github.com/evcap/evcap/providers"
 	"github.com/tidwall/gjson"
 )
 
@@ -71,78 +73,92 @@ func (rc Rechunk) Events(evs []event.Event) []event.Event {
 	return out
 }
 
-// deltaPaths are the string fields holding a delta piece in the native
-// formats that stream deltas one per line, each with the condition that
-// makes a line such a delta.
-var deltaPaths = []struct {
-	match func(gjson.Result) bool
-	path  string
-}{
-	// Claude Code stream_event content_block_delta.
-	{func(r gjson.Result) bool { return isClaudeDelta(r, "text_delta") }, "event.delta.text"},
-	{func(r gjson.Result) bool { return isClaudeDelta(r, "thinking_delta") }, "event.delta.thinking"},
-	{func(r gjson.Result) bool { return isClaudeDelta(r, "input_json_delta") }, "event.delta.partial_json"},
-	// Gemini CLI stream-json assistant message deltas.
-	{func(r gjson.Result) bool {
-		return r.Get("type").String() == "message" && r.Get("delta").Bool()
-	}, "content"},
-	// opencode /event bus message.part.delta, one payload per line.
-	{func(r gjson.Result) bool { return r.Get("type").String() == "message.part.delta" }, "properties.delta"},
-}
-
-func isClaudeDelta(r gjson.Result, kind string) bool {
-	return r.Get("type").String() == "stream_event" && r.Get("event.type").String() == "content_block_delta" &&
-		r.Get("event.delta.type").String() == kind
-}
-
-// Line splits one native delta line into several lines that carry the
-// pieces of its text, everything else unchanged. Lines of other kinds (and
-// of formats without per-line deltas, such as codex) come back as they are.
-func (rc Rechunk) line(line []byte, rng *rand.Rand) [][]byte {
-	if !gjson.ValidBytes(line) {
-		return [][]byte{line}
-	}
-	doc := gjson.ParseBytes(line)
-	for _, d := range deltaPaths {
-		if !d.match(doc) {
+// line splits one native delta line (ds are the pieces its provider's
+// Deltas tracker found in it) into several lines that carry the pieces of
+// its text, everything else unchanged. A line carries at most one piece to
+// split: one that is not a block's Start text, in a line that is JSON
+// itself (a framed SSE line is left whole). Other lines, and lines of
+// formats without per-line deltas such as codex, come back as they are.
+func (rc Rechunk) line(line []byte, ds []provider.Delta, rng *rand.Rand) [][]byte {
+	var d *provider.Delta
+	for i := range ds {
+		if ds[i].Start || ds[i].Offset != 0 {
 			continue
 		}
-		v := doc.Get(d.path)
-		if v.Type != gjson.String || v.Index <= 0 {
-			return [][]byte{line}
+		if d != nil {
+			return [][]byte{line} // two pieces: no one split fits both
 		}
-		var out [][]byte
-		for _, p := range pieces(v.String(), rng) {
-			var b bytes.Buffer
-			b.Write(line[:v.Index])
-			enc := json.NewEncoder(&b)
-			enc.SetEscapeHTML(false)
-			_ = enc.Encode(p) // a string always encodes
-			b.Truncate(b.Len() - 1)
-			b.Write(line[v.Index+len(v.Raw):])
-			out = append(out, b.Bytes())
-		}
-		return out
+		d = &ds[i]
 	}
-	return [][]byte{line}
+	if d == nil {
+		return [][]byte{line}
+	}
+	v := gjson.GetBytes(line, deltaPath(d.Path))
+	if v.Type != gjson.String || v.Index <= 0 {
+		return [][]byte{line}
+	}
+	var out [][]byte
+	for _, p := range pieces(v.String(), rng) {
+		var b bytes.Buffer
+		b.Write(line[:v.Index])
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(p) // a string always encodes
+		b.Truncate(b.Len() - 1)
+		b.Write(line[v.Index+len(v.Raw):])
+		out = append(out, b.Bytes())
+	}
+	return out
+}
+
+// deltaPath writes a provider.Delta path as a gjson path.
+func deltaPath(path []string) string {
+	var b strings.Builder
+	for i, p := range path {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(gjson.Escape(p))
+	}
+	return b.String()
+}
+
+// detected is the provider that printed lines, judged from the lines
+// themselves, for the callers that do not say.
+func detected(lines [][]byte) (provider.Descriptor, bool) {
+	d, _, ok := providers.DetectStream(lines)
+	return d, ok
 }
 
 // NativeLines re-splits the delta lines of a native stream; the pieces of
 // a line keep its reference. With Cumulative, the pieces are then made
-// cumulative snapshots (CumulativeLines). It is exported for other
-// replayers; replay itself uses it in native mode.
+// cumulative snapshots (CumulativeLines). The provider is the one whose
+// format the lines are in (providers.DetectStream); lines of no known
+// provider come back as they are. It is exported for other replayers;
+// replay itself uses NativeLinesOf with the fixture's provider.
 func (rc Rechunk) NativeLines(refs []int64, lines [][]byte) ([]int64, [][]byte) {
+	d, ok := detected(lines)
+	if !ok {
+		return refs, lines
+	}
+	return rc.NativeLinesOf(d, refs, lines)
+}
+
+// NativeLinesOf is NativeLines for lines printed by the provider d: its
+// Deltas tracker says where the pieces are.
+func (rc Rechunk) NativeLinesOf(d provider.Descriptor, refs []int64, lines [][]byte) ([]int64, [][]byte) {
 	rng := rc.rng()
+	tr := d.Deltas()
 	var outRefs []int64
 	var outLines [][]byte
 	for i, l := range lines {
-		for _, p := range rc.line(l, rng) {
+		for _, p := range rc.line(l, tr.Line(l), rng) {
 			outRefs = append(outRefs, refs[i])
 			outLines = append(outLines, p)
 		}
 	}
 	if rc.Cumulative {
-		outLines = CumulativeLines(outLines)
+		outLines = CumulativeLinesOf(d, outLines)
 	}
 	return outRefs, outLines
 }
@@ -206,7 +222,11 @@ func rechunkNative(fx *fixtures.Fixture, opts Options, lines []nativeLine, base 
 	for i, l := range lines {
 		refs[i], raw[i] = l.seq, l.line
 	}
-	refs, raw = rc.NativeLines(refs, raw)
+	if d, ok := providers.Lookup(fx.Provider); ok {
+		refs, raw = rc.NativeLinesOf(d, refs, raw)
+	} else {
+		refs, raw = rc.NativeLines(refs, raw)
+	}
 	mk, what := opts.Normalizer, "re-split"
 	if rc.Cumulative {
 		if opts.CumulativeNormalizer == nil {

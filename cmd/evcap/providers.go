@@ -2,15 +2,12 @@ package main
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/history"
-	"github.com/evcap/evcap/normalize/claude"
-	"github.com/evcap/evcap/normalize/codex"
-	"github.com/evcap/evcap/normalize/gemini"
-	"github.com/evcap/evcap/normalize/opencode"
+	providerpkg "github.com/evcap/evcap/provider"
+	"github.com/evcap/evcap/providers"
 )
 
 // normOptions are the reading options a command can ask of any provider's
@@ -27,38 +24,10 @@ type normOptions struct {
 	restored bool
 }
 
-// normalizers is the provider table: every agent CLI evcap understands, by
-// the name used in capture envelopes, --provider flags and normalize/detect,
-// mapped to a constructor of a fresh normalizer for one stream. Adding a
-// provider means adding a line here and nowhere else in cmd.
-//
-// It is a function rather than a package variable so that no command can
-// change the table another one sees.
-func normalizers() map[string]func(normOptions) event.Normalizer {
-	return map[string]func(normOptions) event.Normalizer{
-		"claude": func(o normOptions) event.Normalizer {
-			return claude.NewWithOptions(claude.Options{CumulativeDeltas: o.cumulativeDeltas})
-		},
-		"codex": func(normOptions) event.Normalizer { return codex.New() },
-		"opencode": func(o normOptions) event.Normalizer {
-			return opencode.NewWithOptions(opencode.Options{CumulativeDeltas: o.cumulativeDeltas})
-		},
-		"gemini": func(o normOptions) event.Normalizer {
-			return gemini.NewWithOptions(gemini.Options{CumulativeDeltas: o.cumulativeDeltas})
-		},
-	}
-}
-
-// providerNames lists the provider table's names in sorted order, for help
-// texts and error messages.
-func providerNames() []string {
-	var names []string
-	for name := range normalizers() {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
-}
+// providerNames lists the providers evcap understands (package
+// providers, the one provider table), in sorted order, for help texts and
+// error messages.
+func providerNames() []string { return providers.Names() }
 
 // newNormalizer returns a fresh normalizer for the named provider with its
 // default options, or an error listing the providers there are.
@@ -71,11 +40,11 @@ func newNormalizerWith(provider string, o normOptions) (event.Normalizer, error)
 	if o.restored {
 		return history.NewNormalizer(provider)
 	}
-	mk, ok := normalizers()[provider]
+	d, ok := providers.Lookup(provider)
 	if !ok {
 		return nil, fmt.Errorf("unknown provider %q (known: %s)", provider, strings.Join(providerNames(), ", "))
 	}
-	return mk(o), nil
+	return d.Normalizer(providerpkg.Options{CumulativeDeltas: o.cumulativeDeltas}), nil
 }
 
 // cumulativeDeltasHelp is the help text of --cumulative-deltas.

@@ -21,10 +21,8 @@ import (
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/internal/lines"
-	"github.com/evcap/evcap/normalize/claude"
-	"github.com/evcap/evcap/normalize/codex"
-	"github.com/evcap/evcap/normalize/gemini"
-	"github.com/evcap/evcap/normalize/opencode"
+	"github.com/evcap/evcap/provider"
+	"github.com/evcap/evcap/providers"
 )
 
 // Dir returns the corpus directory relative to the test's working
@@ -119,12 +117,11 @@ func Provider(file string) string { return filepath.Base(filepath.Dir(file)) }
 // Normalizers maps each corpus provider (directory name) to a constructor
 // of a fresh normalizer. It returns a new map on every call.
 func Normalizers() map[string]func() event.Normalizer {
-	return map[string]func() event.Normalizer{
-		"claude":   func() event.Normalizer { return claude.New() },
-		"codex":    func() event.Normalizer { return codex.New() },
-		"gemini":   func() event.Normalizer { return gemini.New() },
-		"opencode": func() event.Normalizer { return opencode.New() },
+	out := map[string]func() event.Normalizer{}
+	for _, d := range providers.All() {
+		out[d.Name] = func() event.Normalizer { return d.Normalizer(provider.Options{}) }
 	}
+	return out
 }
 
 // NewNormalizer returns a fresh normalizer for provider, failing the test
