@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,15 +18,25 @@ import (
 // the stage a mode needs) as opposed to a replay that ran and differed.
 var ErrBadInput = errors.New("bad replay input")
 
-// LoadCapture reads a capture into the fixture form replay works on: every
-// record but the meta ones, sorted by sequence. The capture is read record
-// by record; the records themselves are kept (replay needs them all to sort
-// and compare). The CLI name and version come from capture.start.
+// LoadCapture is LoadCaptureContext with a context that is never done.
 func LoadCapture(r io.Reader, name string) (*fixtures.Fixture, error) {
+	return LoadCaptureContext(context.Background(), r, name)
+}
+
+// LoadCaptureContext reads a capture into the fixture form replay works
+// on: every record but the meta ones, sorted by sequence. The capture is
+// read record by record; the records themselves are kept (replay needs
+// them all to sort and compare). The CLI name and version come from
+// capture.start. It returns ctx's cause once ctx is done (checked before
+// each record).
+func LoadCaptureContext(ctx context.Context, r io.Reader, name string) (*fixtures.Fixture, error) {
 	fx := &fixtures.Fixture{Name: name, Source: name}
 	er := envelope.NewReader(r, name, envelope.ReaderOptions{})
 	seen := map[int64]bool{}
 	for {
+		if err := context.Cause(ctx); err != nil {
+			return nil, err
+		}
 		rec, err := er.Next()
 		if errors.Is(err, io.EOF) {
 			break
@@ -112,18 +123,29 @@ func recordedEvents(fx *fixtures.Fixture) ([]recordedEvent, error) {
 	return out, nil
 }
 
-// normalize feeds native lines to a fresh normalizer.
-func normalize(n Normalizer, lines []nativeLine) []event.Event {
+// normalizeContext feeds native lines to a fresh normalizer, stopping with
+// ctx's cause once ctx is done (checked before each line).
+func normalizeContext(ctx context.Context, n Normalizer, lines []nativeLine) ([]event.Event, error) {
 	var out []event.Event
 	for _, l := range lines {
+		if err := context.Cause(ctx); err != nil {
+			return nil, err
+		}
 		out = append(out, n.Line(l.seq, l.line)...)
 	}
-	return append(out, n.End()...)
+	return append(out, n.End()...), nil
 }
 
-// Normalize feeds the native_in records of fx (in sequence order, stderr
-// and gap records left out) to a fresh normalizer from mk, with each
-// record's sequence as the ref, and returns every event including End's.
+// Normalize is NormalizeContext with a context that is never done.
 func Normalize(fx *fixtures.Fixture, mk func() Normalizer) []event.Event {
-	return normalize(mk(), nativeLines(fx))
+	out, _ := NormalizeContext(context.Background(), fx, mk)
+	return out
+}
+
+// NormalizeContext feeds the native_in records of fx (in sequence order,
+// stderr and gap records left out) to a fresh normalizer from mk, with
+// each record's sequence as the ref, and returns every event including
+// End's; or ctx's cause once ctx is done (checked before each line).
+func NormalizeContext(ctx context.Context, fx *fixtures.Fixture, mk func() Normalizer) ([]event.Event, error) {
+	return normalizeContext(ctx, mk(), nativeLines(fx))
 }

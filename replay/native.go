@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -54,15 +55,24 @@ func StreamBytes(lines []NativeLine) []byte {
 	return b
 }
 
-// CaptureTimes reads a capture file's native_in timestamps and returns
-// each record's time since the first native_in record, by sequence, for
-// NativeLine.At (LoadCapture keeps no timestamps). Records whose timestamp
-// does not parse are left out.
+// CaptureTimes is CaptureTimesContext with a context that is never done.
 func CaptureTimes(r io.Reader, name string) (map[int64]time.Duration, error) {
+	return CaptureTimesContext(context.Background(), r, name)
+}
+
+// CaptureTimesContext reads a capture file's native_in timestamps and
+// returns each record's time since the first native_in record, by
+// sequence, for NativeLine.At (LoadCapture keeps no timestamps). Records
+// whose timestamp does not parse are left out. It returns ctx's cause once
+// ctx is done (checked before each record).
+func CaptureTimesContext(ctx context.Context, r io.Reader, name string) (map[int64]time.Duration, error) {
 	er := envelope.NewReader(r, name, envelope.ReaderOptions{})
 	out := map[int64]time.Duration{}
 	var first time.Time
 	for {
+		if err := context.Cause(ctx); err != nil {
+			return nil, err
+		}
 		rec, err := er.Next()
 		if errors.Is(err, io.EOF) {
 			return out, nil

@@ -1,22 +1,34 @@
 package replay
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/evcap/evcap/fixtures"
 )
 
-// Output returns what a replay of fx in opts.Mode produces, the bytes its
+// Output is OutputContext with a context that is never done.
+func Output(fx *fixtures.Fixture, opts Options) ([]byte, error) {
+	return OutputContext(context.Background(), fx, opts)
+}
+
+// OutputContext returns what a replay of fx in opts.Mode produces, the bytes its
 // golden holds: normalized events (native mode, one JSON object per line),
 // the renderer's output (normalized mode) or legacy marker lines (legacy
 // mode). Promote writes goldens with it; -update rewrites them with it.
-func Output(fx *fixtures.Fixture, opts Options) ([]byte, error) {
+// It returns ctx's cause once ctx is done (checked before each native line
+// or event).
+func OutputContext(ctx context.Context, fx *fixtures.Fixture, opts Options) ([]byte, error) {
 	switch opts.Mode {
 	case ModeNative:
 		if opts.Normalizer == nil {
 			return nil, fmt.Errorf("%w: native mode needs a normalizer", ErrBadInput)
 		}
-		return NormalizedOutput(normalize(opts.Normalizer(), nativeLines(fx))), nil
+		evs, err := normalizeContext(ctx, opts.Normalizer(), nativeLines(fx))
+		if err != nil {
+			return nil, err
+		}
+		return NormalizedOutput(evs), nil
 	case ModeNormalized, ModeLegacy:
 		mk := opts.Renderer
 		if opts.Mode == ModeLegacy {
@@ -30,7 +42,7 @@ func Output(fx *fixtures.Fixture, opts Options) ([]byte, error) {
 			return nil, err
 		}
 		evs, _ := split(rec)
-		t, err := renderText(mk, evs, nil)
+		t, err := renderTextContext(ctx, mk, evs, nil)
 		if err != nil {
 			return nil, err
 		}

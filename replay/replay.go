@@ -2,6 +2,7 @@ package replay
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,8 +23,8 @@ const (
 	ModeLegacy     Mode = "legacy"
 )
 
-// Modes lists the modes in pipeline order.
-var Modes = []Mode{ModeNative, ModeNormalized, ModeLegacy}
+// Modes lists the modes in pipeline order, a fresh slice each call.
+func Modes() []Mode { return []Mode{ModeNative, ModeNormalized, ModeLegacy} }
 
 // Golden file names inside a fixture's golden directory.
 const (
@@ -64,20 +65,26 @@ type Options struct {
 	Update string
 }
 
-// Run replays fx as opts say. It returns a *Mismatch (as the error) when the
-// output differs, an error wrapping ErrBadInput when the input cannot be
-// replayed in this mode, and nil when everything matched.
+// Run is RunContext with a context that is never done.
 func Run(fx *fixtures.Fixture, opts Options) error {
+	return RunContext(context.Background(), fx, opts)
+}
+
+// RunContext replays fx as opts say. It returns a *Mismatch (as the error)
+// when the output differs, an error wrapping ErrBadInput when the input
+// cannot be replayed in this mode, nil when everything matched, and ctx's
+// cause once ctx is done (checked before each native line or event).
+func RunContext(ctx context.Context, fx *fixtures.Fixture, opts Options) error {
 	if opts.Rechunk != nil && opts.Rechunk.Cumulative && opts.Mode != ModeNative {
 		return fmt.Errorf("%w: cumulative rechunking rewrites native lines: it needs native mode, not %q", ErrBadInput, opts.Mode)
 	}
 	switch opts.Mode {
 	case ModeNative:
-		return runNative(fx, opts)
+		return runNative(ctx, fx, opts)
 	case ModeNormalized:
-		return runNormalized(fx, opts)
+		return runNormalized(ctx, fx, opts)
 	case ModeLegacy:
-		return runLegacy(fx, opts)
+		return runLegacy(ctx, fx, opts)
 	}
 	return fmt.Errorf("%w: unknown mode %q (want native, normalized or legacy)", ErrBadInput, opts.Mode)
 }
@@ -97,7 +104,7 @@ func golden(opts Options, name string) ([]byte, error) {
 	return b, nil
 }
 
-func runNative(fx *fixtures.Fixture, opts Options) error {
+func runNative(ctx context.Context, fx *fixtures.Fixture, opts Options) error {
 	if opts.Normalizer == nil {
 		return fmt.Errorf("%w: native mode needs a normalizer", ErrBadInput)
 	}
@@ -105,7 +112,10 @@ func runNative(fx *fixtures.Fixture, opts Options) error {
 	if len(lines) == 0 {
 		return fmt.Errorf("%w: %s has no native_in records", ErrBadInput, fx.Name)
 	}
-	got := normalize(opts.Normalizer(), lines)
+	got, err := normalizeContext(ctx, opts.Normalizer(), lines)
+	if err != nil {
+		return err
+	}
 	if opts.Rechunk != nil {
 		return rechunkNative(fx, opts, lines, got)
 	}
@@ -139,7 +149,7 @@ func runNative(fx *fixtures.Fixture, opts Options) error {
 	return nil
 }
 
-func runNormalized(fx *fixtures.Fixture, opts Options) error {
+func runNormalized(ctx context.Context, fx *fixtures.Fixture, opts Options) error {
 	if opts.Renderer == nil || opts.Format == "" {
 		return fmt.Errorf("%w: normalized mode needs a renderer and its format name", ErrBadInput)
 	}
@@ -151,7 +161,7 @@ func runNormalized(fx *fixtures.Fixture, opts Options) error {
 		return fmt.Errorf("%w: %s has no normalized_out records (replay it with --mode native)", ErrBadInput, fx.Name)
 	}
 	evs, seqs := split(rec)
-	got, err := renderText(opts.Renderer, evs, seqs)
+	got, err := renderTextContext(ctx, opts.Renderer, evs, seqs)
 	if err != nil {
 		return err
 	}
@@ -168,7 +178,7 @@ func runNormalized(fx *fixtures.Fixture, opts Options) error {
 	return asError(compareText(fx, "normalized → "+opts.Format+" → golden/"+FormatGolden(opts.Format), &text{out: want}, got, opts.Update))
 }
 
-func runLegacy(fx *fixtures.Fixture, opts Options) error {
+func runLegacy(ctx context.Context, fx *fixtures.Fixture, opts Options) error {
 	if opts.Legacy == nil {
 		return fmt.Errorf("%w: legacy mode needs a legacy renderer", ErrBadInput)
 	}
@@ -180,7 +190,7 @@ func runLegacy(fx *fixtures.Fixture, opts Options) error {
 		return fmt.Errorf("%w: %s has no normalized_out records to derive legacy markers from", ErrBadInput, fx.Name)
 	}
 	evs, seqs := split(rec)
-	got, err := renderText(opts.Legacy, evs, seqs)
+	got, err := renderTextContext(ctx, opts.Legacy, evs, seqs)
 	if err != nil {
 		return err
 	}
@@ -277,10 +287,19 @@ func legacyText(fx *fixtures.Fixture) *text {
 // renderText renders events, attributing what each Render call wrote to
 // the event (and its record, when seqs is given).
 func renderText(mk NewRenderer, evs []event.Event, seqs []int64) (*text, error) {
+	return renderTextContext(context.Background(), mk, evs, seqs)
+}
+
+// renderTextContext is renderText stopping with ctx's cause once ctx is
+// done, checked before each event.
+func renderTextContext(ctx context.Context, mk NewRenderer, evs []event.Event, seqs []int64) (*text, error) {
 	t := &text{}
 	var buf bytes.Buffer
 	r := mk(&buf)
 	for i, e := range evs {
+		if err := context.Cause(ctx); err != nil {
+			return nil, err
+		}
 		err := r.Render(e)
 		who := &origin{stage: envelope.StageNormalizedOut, eventType: string(e.Kind) + "/" + string(e.Phase), cause: e.Cause}
 		if seqs != nil {

@@ -2,20 +2,27 @@ package replay
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/fixtures"
 )
 
-// RunCapture replays a capture file like LoadCapture followed by Run, with
-// the same result and the same Mismatch text, but in native mode compared
-// with the recorded normalized_out (no Goldens, no Rechunk) it reads the
-// capture once as a stream instead of holding every record: each native
+// RunCapture is RunCaptureContext with a context that is never done.
+func RunCapture(r io.ReadSeeker, name string, opts Options) error {
+	return RunCaptureContext(context.Background(), r, name, opts)
+}
+
+// RunCaptureContext replays a capture file like LoadCaptureContext
+// followed by RunContext, with the same result and the same Mismatch
+// text, but in native mode compared with the recorded normalized_out (no
+// Goldens, no Rechunk) it reads the capture once as a stream instead of holding every record: each native
 // line goes to the normalizer as it is read, and the events it yields are
 // compared with the normalized_out records as both arrive. Memory holds the
 // events not yet matched (as many as normalized_out lags behind its native
@@ -28,28 +35,39 @@ import (
 // in-memory path, which sorts (and reports repeats). Gaps in the numbering
 // change no order and are streamed. On a mismatch the capture is read a
 // second time to fetch the native lines behind the diverging event, however
-// far back they are. Other modes and options use the in-memory path.
-func RunCapture(r io.ReadSeeker, name string, opts Options) error {
+// far back they are. Other modes and options use the in-memory path. Once
+// ctx is done (checked before each record) it returns ctx's cause.
+func RunCaptureContext(ctx context.Context, r io.ReadSeeker, name string, opts Options) error {
 	if opts.Mode != ModeNative || opts.Rechunk != nil || opts.Goldens != nil || opts.Normalizer == nil {
-		return runLoaded(r, name, opts)
+		return runLoaded(ctx, r, name, opts)
 	}
-	err := streamNative(r, name, opts)
+	err := streamNative(ctx, r, name, opts)
 	if errors.Is(err, errUnordered) {
 		if _, serr := r.Seek(0, io.SeekStart); serr != nil {
 			return fmt.Errorf("%w: %s: rewind: %w", ErrBadInput, name, serr)
 		}
-		return runLoaded(r, name, opts)
+		return runLoaded(ctx, r, name, opts)
 	}
 	return err
 }
 
-// CaptureProvider returns the provider of a capture as LoadCapture sets
-// it (that of the first record naming one), and whether its native lines
-// are stored entries of an imported session (Fixture.Restored), reading
-// only up to the first native_in record that comes after the provider.
+// CaptureProvider is CaptureProviderContext with a context that is never
+// done.
 func CaptureProvider(r io.Reader, name string) (provider string, restored bool, err error) {
+	return CaptureProviderContext(context.Background(), r, name)
+}
+
+// CaptureProviderContext returns the provider of a capture as LoadCapture
+// sets it (that of the first record naming one), and whether its native
+// lines are stored entries of an imported session (Fixture.Restored),
+// reading only up to the first native_in record that comes after the
+// provider; ctx's cause once ctx is done (checked before each record).
+func CaptureProviderContext(ctx context.Context, r io.Reader, name string) (provider string, restored bool, err error) {
 	er := envelope.NewReader(r, name, envelope.ReaderOptions{})
 	for {
+		if err := context.Cause(ctx); err != nil {
+			return "", false, err
+		}
 		rec, err := er.Next()
 		if errors.Is(err, io.EOF) {
 			return provider, restored, nil
@@ -69,108 +87,250 @@ func CaptureProvider(r io.Reader, name string) (provider string, restored bool, 
 	}
 }
 
-func runLoaded(r io.Reader, name string, opts Options) error {
-	fx, err := LoadCapture(r, name)
+func runLoaded(ctx context.Context, r io.Reader, name string, opts Options) error {
+	fx, err := LoadCaptureContext(ctx, r, name)
 	if err != nil {
 		return err
 	}
-	return Run(fx, opts)
+	return RunContext(ctx, fx, opts)
 }
 
 // errUnordered says the stream met a sequence that is not above the one
 // before it.
 var errUnordered = errors.New("capture records not in sequence order")
 
-// wantLine is a recorded event as a line of the expected output.
-type wantLine struct {
-	line []byte
-	who  *origin
+// wantRec is a recorded normalized_out record waiting for its event. Its
+// line (the event as EncodeEvent spells it, the record's cause as its
+// Cause) is built only when a quick comparison cannot settle equality or a
+// report needs it.
+type wantRec struct {
+	seq     int64
+	payload []byte
+	cause   []int64
+	ev      *event.Event // decoded; nil until needed
+	line    []byte
 }
 
-// streamCmp compares the expected (recorded) and produced lines as they
-// arrive. Until the first difference it holds only the unmatched lines of
+// decode decodes the payload once; the record's cause, when it has one,
+// becomes the event's Cause as the normalizer had set it.
+func (w *wantRec) decode(name string) error {
+	if w.ev != nil {
+		return nil
+	}
+	var e event.Event
+	if err := json.Unmarshal(w.payload, &e); err != nil {
+		return fmt.Errorf("%w: %s: normalized_out record %d is not an event: %w", ErrBadInput, name, w.seq, err)
+	}
+	if len(w.cause) > 0 {
+		e.Cause = append([]int64(nil), w.cause...)
+	}
+	w.ev = &e
+	return nil
+}
+
+// text is the record's line; the record is decoded already.
+func (w *wantRec) text() []byte {
+	if w.line == nil {
+		w.line = EncodeEvent(*w.ev)
+	}
+	return w.line
+}
+
+func (w *wantRec) origin() *origin {
+	return &origin{seq: w.seq, stage: envelope.StageNormalizedOut,
+		eventType: string(w.ev.Kind) + "/" + string(w.ev.Phase), cause: w.ev.Cause}
+}
+
+// gotEv is an event the normalizer produced, with its line once built.
+type gotEv struct {
+	ev   event.Event
+	line []byte
+}
+
+func (g *gotEv) text() []byte {
+	if g.line == nil {
+		g.line = EncodeEvent(g.ev)
+	}
+	return g.line
+}
+
+// streamCmp compares the expected (recorded) and produced events as they
+// arrive. Until the first difference it holds only the unmatched events of
 // the side that is ahead; after it, at most four lines of each side.
+//
+// Equality is that of the lines compareText would compare: EncodeEvent of
+// the produced event, and EncodeEvent of the decoded record with the
+// record's cause. Most records hold exactly the bytes the recorder wrote
+// for the same event, so the produced event is first encoded without its
+// cause (as the recorder writes it) and compared with the payload, and the
+// causes compared as numbers: equal bytes decode to the same event, so
+// this settles a match without decoding anything. Anything else is decoded
+// and compared line by line, as before.
 type streamCmp struct {
-	want    []wantLine
-	got     [][]byte
+	name    string
+	want    []*wantRec
+	got     []*gotEv
 	matched int
-	// ctx is the last two matched lines, last the origin of the last
-	// matched expected line.
-	ctx  [][]byte
-	last *origin
+	// ctx holds the last two matched records; last is the origin of the
+	// last matched one, built when needed.
+	ctx []*wantRec
 	// Once diverged: the lines from the first difference on.
 	diverged bool
 	wantTail [][]byte
 	gotTail  [][]byte
 	who      *origin
+	// err is the first record that does not decode; nothing is compared
+	// after it.
+	err error
+
+	enc     *json.Encoder
+	scratch bytes.Buffer
 }
 
 const tailLines = 4
 
-func (c *streamCmp) addWant(l []byte, who *origin) {
-	if c.diverged {
-		if len(c.wantTail) < tailLines {
-			c.wantTail = append(c.wantTail, l)
-		}
+func newStreamCmp(name string) *streamCmp {
+	c := &streamCmp{name: name}
+	c.enc = json.NewEncoder(&c.scratch)
+	c.enc.SetEscapeHTML(false)
+	return c
+}
+
+// addWant takes a normalized_out record; its payload and cause must stay
+// unchanged (envelope.Reader hands out fresh records).
+func (c *streamCmp) addWant(seq int64, payload []byte, cause []int64) {
+	if c.err != nil {
 		return
 	}
-	c.want = append(c.want, wantLine{l, who})
+	w := &wantRec{seq: seq, payload: payload, cause: cause}
+	if c.diverged || len(c.got) == 0 {
+		// Not compared at once: decode now, so that the first record that
+		// does not decode is the one reported, as the in-memory path does.
+		if err := w.decode(c.name); err != nil {
+			c.err = err
+			return
+		}
+		if c.diverged {
+			if len(c.wantTail) < tailLines {
+				c.wantTail = append(c.wantTail, w.text())
+			}
+			return
+		}
+	}
+	c.want = append(c.want, w)
 	c.step()
 }
 
-func (c *streamCmp) addGot(l []byte) {
+func (c *streamCmp) addGot(e event.Event) {
+	if c.err != nil {
+		return
+	}
 	if c.diverged {
 		if len(c.gotTail) < tailLines {
-			c.gotTail = append(c.gotTail, l)
+			c.gotTail = append(c.gotTail, EncodeEvent(e))
 		}
 		return
 	}
-	c.got = append(c.got, l)
+	c.got = append(c.got, &gotEv{ev: e})
 	c.step()
 }
 
 // gotFull says no more produced lines are needed.
-func (c *streamCmp) gotFull() bool { return c.diverged && len(c.gotTail) >= tailLines }
+func (c *streamCmp) gotFull() bool {
+	return c.err != nil || (c.diverged && len(c.gotTail) >= tailLines)
+}
+
+// same says whether w's line equals g's.
+func (c *streamCmp) same(w *wantRec, g *gotEv) (bool, error) {
+	if w.ev == nil && c.quick(w, g) {
+		return true, nil
+	}
+	if err := w.decode(c.name); err != nil {
+		return false, err
+	}
+	return bytes.Equal(w.text(), g.text()), nil
+}
+
+// quick reports whether w's payload is byte for byte g's event as the
+// recorder encodes it (without cause) and the causes agree; false says
+// nothing.
+func (c *streamCmp) quick(w *wantRec, g *gotEv) bool {
+	if len(w.cause) > 0 {
+		if !slices.Equal(w.cause, g.ev.Cause) {
+			return false
+		}
+	} else if len(g.ev.Cause) > 0 {
+		return false
+	}
+	e := g.ev
+	e.Cause = nil
+	c.scratch.Reset()
+	if c.enc.Encode(e) != nil {
+		return false
+	}
+	return bytes.Equal(bytes.TrimSuffix(c.scratch.Bytes(), []byte("\n")), w.payload)
+}
 
 func (c *streamCmp) step() {
 	for len(c.want) > 0 && len(c.got) > 0 {
 		w, g := c.want[0], c.got[0]
-		if !bytes.Equal(w.line, g) {
+		ok, err := c.same(w, g)
+		if err != nil {
+			c.err = err
+			return
+		}
+		if !ok {
 			c.diverge()
 			return
 		}
+		c.want[0], c.got[0] = nil, nil
 		c.want, c.got = c.want[1:], c.got[1:]
 		c.matched++
-		c.ctx = append(c.ctx, w.line)
-		if len(c.ctx) > 2 {
-			c.ctx = c.ctx[1:]
+		if len(c.ctx) == 2 {
+			c.ctx[0], c.ctx[1] = c.ctx[1], w
+		} else {
+			c.ctx = append(c.ctx, w)
 		}
-		c.last = w.who
+		// Matched records are kept only as context: drop what a report
+		// does not need.
+		w.line = nil
 	}
-	// Let the queues' arrays be collected once drained.
+	// Let the queues' arrays be reused once drained.
 	if len(c.want) == 0 {
-		c.want = nil
+		c.want = c.want[:0:0]
 	}
 	if len(c.got) == 0 {
-		c.got = nil
+		c.got = c.got[:0:0]
 	}
 }
 
 // diverge moves the queued lines into the tails.
 func (c *streamCmp) diverge() {
 	c.diverged = true
-	c.who = c.last
+	if n := len(c.ctx); n > 0 {
+		if err := c.ctx[n-1].decode(c.name); err == nil {
+			c.who = c.ctx[n-1].origin()
+		}
+	}
 	if len(c.want) > 0 {
-		c.who = c.want[0].who
+		if err := c.want[0].decode(c.name); err != nil {
+			c.err = err
+			return
+		}
+		c.who = c.want[0].origin()
 	}
 	for _, w := range c.want {
 		if len(c.wantTail) < tailLines {
-			c.wantTail = append(c.wantTail, w.line)
+			if err := w.decode(c.name); err != nil {
+				c.err = err
+				return
+			}
+			c.wantTail = append(c.wantTail, w.text())
 		}
 	}
 	for _, g := range c.got {
 		if len(c.gotTail) < tailLines {
-			c.gotTail = append(c.gotTail, g)
+			c.gotTail = append(c.gotTail, g.text())
 		}
 	}
 	c.want, c.got = nil, nil
@@ -178,7 +338,7 @@ func (c *streamCmp) diverge() {
 
 // finish is called at the end of both outputs.
 func (c *streamCmp) finish() {
-	if !c.diverged && (len(c.want) > 0 || len(c.got) > 0) {
+	if c.err == nil && !c.diverged && (len(c.want) > 0 || len(c.got) > 0) {
 		c.diverge()
 	}
 }
@@ -187,6 +347,12 @@ func (c *streamCmp) finish() {
 // line diff only looks at two lines before the first difference and four
 // after it, which is what the comparer kept.
 func (c *streamCmp) mismatch(check string) *Mismatch {
+	var ctx [][]byte
+	for _, w := range c.ctx {
+		if w.decode(c.name) == nil {
+			ctx = append(ctx, w.text())
+		}
+	}
 	join := func(parts ...[][]byte) []byte {
 		var b []byte
 		for _, p := range parts {
@@ -196,8 +362,8 @@ func (c *streamCmp) mismatch(check string) *Mismatch {
 		}
 		return b
 	}
-	want, got := join(c.ctx, c.wantTail), join(c.ctx, c.gotTail)
-	first := len(c.ctx)
+	want, got := join(ctx, c.wantTail), join(ctx, c.gotTail)
+	first := len(ctx)
 	m := &Mismatch{Check: check, Line: c.matched + 1, Diff: lineDiff(want, got, first),
 		Want: lineAt(want, first), Got: lineAt(got, first)}
 	if c.who != nil {
@@ -209,25 +375,27 @@ func (c *streamCmp) mismatch(check string) *Mismatch {
 	return m
 }
 
-func streamNative(r io.ReadSeeker, name string, opts Options) error {
+func streamNative(ctx context.Context, r io.ReadSeeker, name string, opts Options) error {
 	er := envelope.NewReader(r, name, envelope.ReaderOptions{})
 	n := opts.Normalizer()
-	c := &streamCmp{}
+	c := newStreamCmp(name)
 	var (
 		prev             int64
 		started          bool
 		natives, records int
-		decodeErr        error
 	)
 	feed := func(evs []event.Event) {
 		for _, e := range evs {
 			if c.gotFull() {
 				return
 			}
-			c.addGot(EncodeEvent(e))
+			c.addGot(e)
 		}
 	}
 	for {
+		if err := context.Cause(ctx); err != nil {
+			return err
+		}
 		rec, err := er.Next()
 		if errors.Is(err, io.EOF) {
 			break
@@ -252,22 +420,8 @@ func streamNative(r io.ReadSeeker, name string, opts Options) error {
 			}
 			feed(n.Line(rec.Sequence, envelope.DecodeNativeLine(rec.EventType, rec.Payload)))
 		case envelope.StageNormalizedOut:
-			var e event.Event
-			if err := json.Unmarshal(rec.Payload, &e); err != nil {
-				if decodeErr == nil {
-					decodeErr = fmt.Errorf("%w: %s: normalized_out record %d is not an event: %w", ErrBadInput, name, rec.Sequence, err)
-				}
-				continue
-			}
-			if len(rec.Cause) > 0 {
-				e.Cause = append([]int64(nil), rec.Cause...)
-			}
 			records++
-			if decodeErr != nil {
-				continue
-			}
-			c.addWant(EncodeEvent(e), &origin{seq: rec.Sequence, stage: envelope.StageNormalizedOut,
-				eventType: string(e.Kind) + "/" + string(e.Phase), cause: e.Cause})
+			c.addWant(rec.Sequence, rec.Payload, rec.Cause)
 		}
 	}
 	if natives == 0 {
@@ -276,19 +430,22 @@ func streamNative(r io.ReadSeeker, name string, opts Options) error {
 	if !c.gotFull() {
 		feed(n.End())
 	}
-	if decodeErr != nil {
-		return decodeErr
+	if c.err != nil {
+		return c.err
 	}
 	if records == 0 {
 		return fmt.Errorf("%w: %s: nothing to compare with (no golden/%s and no normalized_out records); use --rechunk or promote it first", ErrBadInput, name, NormalizedGolden)
 	}
 	c.finish()
+	if c.err != nil {
+		return c.err
+	}
 	if !c.diverged {
 		return nil
 	}
 	m := c.mismatch("native → recorded normalized_out")
 	if c.who != nil && len(c.who.cause) > 0 {
-		nat, err := nativeRecords(r, name, c.who.cause)
+		nat, err := nativeRecords(ctx, r, name, c.who.cause)
 		if err != nil {
 			return err
 		}
@@ -299,7 +456,7 @@ func streamNative(r io.ReadSeeker, name string, opts Options) error {
 
 // nativeRecords reads the capture again from the start for the native_in
 // records named in cause, keeping the last five as natives does.
-func nativeRecords(r io.ReadSeeker, name string, cause []int64) ([]fixtures.Event, error) {
+func nativeRecords(ctx context.Context, r io.ReadSeeker, name string, cause []int64) ([]fixtures.Event, error) {
 	if _, err := r.Seek(0, io.SeekStart); err != nil {
 		return nil, fmt.Errorf("%w: %s: rewind: %w", ErrBadInput, name, err)
 	}
@@ -311,6 +468,9 @@ func nativeRecords(r io.ReadSeeker, name string, cause []int64) ([]fixtures.Even
 	var out []fixtures.Event
 	er := envelope.NewReader(r, name, envelope.ReaderOptions{})
 	for {
+		if err := context.Cause(ctx); err != nil {
+			return nil, err
+		}
 		rec, err := er.Next()
 		if errors.Is(err, io.EOF) {
 			break

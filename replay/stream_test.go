@@ -2,6 +2,8 @@ package replay_test
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"reflect"
@@ -219,4 +221,98 @@ func TestRunCaptureBadInput(t *testing.T) {
 		t.Fatalf("no native lines: got %v, want ErrBadInput", got)
 	}
 	compareResults(t, "empty", "", "", 1, inMemory(t, empty, "empty", opts), got)
+}
+
+// respell rewrites the payload of every normalized_out record of a capture
+// with f (the records themselves unchanged otherwise).
+func respell(t *testing.T, b []byte, f func(seq int64, payload []byte) []byte) []byte {
+	t.Helper()
+	var out []byte
+	for _, l := range bytes.SplitAfter(b, []byte("\n")) {
+		if len(bytes.TrimSpace(l)) == 0 {
+			continue
+		}
+		rec, err := envelope.ParseRecord(bytes.TrimSuffix(l, []byte("\n")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Stage == envelope.StageNormalizedOut {
+			rec.Payload = f(rec.Sequence, rec.Payload)
+		}
+		out = envelope.AppendRecord(out, rec)
+	}
+	return out
+}
+
+// TestRunCaptureRespelled: the stream compares a recorded event with the
+// replayed one by its bytes first; a record that spells the same event
+// differently (keys in another order, as another writer might) must still
+// match, one that is not an event must give the in-memory path's error.
+func TestRunCaptureRespelled(t *testing.T) {
+	lines := corpusLines(t, "../testdata/corpus/claude/tools-partial.stdout.jsonl")
+	opts := replay.Options{Mode: replay.ModeNative, Normalizer: streamNormalizers["claude"]}
+	b := buildCapture(t, "claude", lines, 1, func(evs []event.Event) []event.Event { return evs })
+	sorted := respell(t, b, func(_ int64, p []byte) []byte {
+		var m map[string]any
+		if err := json.Unmarshal(p, &m); err != nil {
+			t.Fatal(err)
+		}
+		out, err := json.Marshal(m) // keys sorted: not the recorder's order
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	})
+	if bytes.Equal(sorted, b) {
+		t.Fatal("respelling changed nothing: the test would prove nothing")
+	}
+	if err := replay.RunCapture(bytes.NewReader(sorted), "sorted", opts); err != nil {
+		t.Errorf("the same events spelled with sorted keys: %v", err)
+	}
+	compareResults(t, "sorted", "respell", "", 1, inMemory(t, sorted, "sorted", opts), replay.RunCapture(bytes.NewReader(sorted), "sorted", opts))
+
+	n := 0
+	broken := respell(t, b, func(_ int64, p []byte) []byte {
+		n++
+		if n == 5 {
+			return []byte(`"not an event"`)
+		}
+		return p
+	})
+	got := replay.RunCapture(bytes.NewReader(broken), "broken", opts)
+	if !errors.Is(got, replay.ErrBadInput) {
+		t.Fatalf("a normalized_out record that is not an event: got %v, want ErrBadInput", got)
+	}
+	compareResults(t, "broken", "respell", "", 1, inMemory(t, broken, "broken", opts), got)
+}
+
+// TestRunCaptureContext: a replay stops with the context's cause, on the
+// streaming and on the in-memory path.
+func TestRunCaptureContext(t *testing.T) {
+	lines := corpusLines(t, "../testdata/corpus/claude/tools-partial.stdout.jsonl")
+	b := buildCapture(t, "claude", lines, 1, func(evs []event.Event) []event.Event { return evs })
+	stop := errors.New("stopped by the test")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(stop)
+	for _, o := range []replay.Options{
+		{Mode: replay.ModeNative, Normalizer: streamNormalizers["claude"]},
+		{Mode: replay.ModeNative, Normalizer: streamNormalizers["claude"], Rechunk: &replay.Rechunk{Seed: 1}},
+	} {
+		if err := replay.RunCaptureContext(ctx, bytes.NewReader(b), "cancelled", o); !errors.Is(err, stop) {
+			t.Errorf("rechunk %v: got %v, want the context's cause", o.Rechunk != nil, err)
+		}
+	}
+	fx, err := replay.LoadCapture(bytes.NewReader(b), "loaded")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := replay.RunContext(ctx, fx, replay.Options{Mode: replay.ModeNative, Normalizer: streamNormalizers["claude"]}); !errors.Is(err, stop) {
+		t.Errorf("RunContext: got %v, want the context's cause", err)
+	}
+	if _, _, err := replay.CaptureProviderContext(ctx, bytes.NewReader(b), "cancelled"); !errors.Is(err, stop) {
+		t.Errorf("CaptureProviderContext: got %v, want the context's cause", err)
+	}
+	if _, err := replay.CaptureTimesContext(ctx, bytes.NewReader(b), "cancelled"); !errors.Is(err, stop) {
+		t.Errorf("CaptureTimesContext: got %v, want the context's cause", err)
+	}
 }

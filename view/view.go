@@ -3,6 +3,7 @@ package view
 import (
 	"bufio"
 	"bytes"
+	"context"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -48,10 +49,17 @@ type Stats struct {
 	TornLine  bool
 }
 
-// Write reads the capture r (name is used in errors) and writes the page
-// to w. A torn last line is left out and reported in Stats; any other bad
-// line is an error naming its line.
+// Write is WriteContext with a context that is never done.
 func Write(w io.Writer, r io.Reader, name string, opts Options) (Stats, error) {
+	return WriteContext(context.Background(), w, r, name, opts)
+}
+
+// WriteContext reads the capture r (name is used in errors) and writes the
+// page to w. A torn last line is left out and reported in Stats; any other
+// bad line is an error naming its line. Once ctx is done (checked before
+// each record) it stops and returns ctx's cause, having written part of a
+// page: write to a temporary file and rename it only on success.
+func WriteContext(ctx context.Context, w io.Writer, r io.Reader, name string, opts Options) (Stats, error) {
 	if opts.MaxPayload <= 0 {
 		opts.MaxPayload = DefaultMaxPayload
 	}
@@ -76,6 +84,9 @@ func Write(w io.Writer, r io.Reader, name string, opts Options) (Stats, error) {
 	var clock offsets
 	var buf []byte
 	for {
+		if err := context.Cause(ctx); err != nil {
+			return st, err
+		}
 		rec, err := rd.Next()
 		if err == io.EOF {
 			break

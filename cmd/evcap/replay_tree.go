@@ -56,7 +56,7 @@ func runReplay(ctx context.Context, s streams, args []string, f replayFlags) err
 	}
 	var results []replayResult
 	for _, arg := range args {
-		inputs, err := expandReplayPath(s, arg)
+		inputs, err := expandReplayPath(ctx, s, arg)
 		if err != nil {
 			results = append(results, replayResult{Path: arg, Check: "load", Status: "error", Error: err.Error()})
 			continue
@@ -126,9 +126,9 @@ func checkReplayFlags(f replayFlags) error {
 // expandReplayPath turns a path into inputs: a fixture directory or its
 // fixture.json, every fixture under a directory, a capture file, or a
 // capture on stdin ("-").
-func expandReplayPath(s streams, path string) ([]replayInput, error) {
+func expandReplayPath(ctx context.Context, s streams, path string) ([]replayInput, error) {
 	if path == "-" {
-		fx, err := replay.LoadCapture(withContext(s.ctx, s.in), "stdin")
+		fx, err := replay.LoadCaptureContext(ctx, withContext(s.ctx, s.in), "stdin")
 		if err != nil {
 			return nil, err
 		}
@@ -148,7 +148,7 @@ func expandReplayPath(s streams, path string) ([]replayInput, error) {
 		}
 		defer f.Close()
 		interruptibleFile(s.ctx, f)
-		fx, err := replay.LoadCapture(withContext(s.ctx, f), path)
+		fx, err := replay.LoadCaptureContext(ctx, withContext(s.ctx, f), path)
 		if err != nil {
 			return nil, err
 		}
@@ -206,7 +206,7 @@ func replayOne(ctx context.Context, in replayInput, f replayFlags) []replayResul
 		if err != nil {
 			return fail("load", err)
 		}
-		provider, restored, err = replay.CaptureProvider(withContext(ctx, file), in.file)
+		provider, restored, err = replay.CaptureProviderContext(ctx, withContext(ctx, file), in.file)
 		file.Close()
 		if err != nil {
 			return fail("load", err)
@@ -397,7 +397,7 @@ func replayMode(ctx context.Context, in replayInput, f replayFlags, c replayChec
 		if in.goldDir == "" {
 			return fail(errors.New("--update needs a fixture directory (promote the capture first)"))
 		}
-		out, err := replay.Output(in.fx, o)
+		out, err := replay.OutputContext(ctx, in.fx, o)
 		if err != nil {
 			return fail(err)
 		}
@@ -411,9 +411,9 @@ func replayMode(ctx context.Context, in replayInput, f replayFlags, c replayChec
 			return fail(ferr)
 		}
 		defer file.Close()
-		err = replay.RunCapture(seekerWithContext(ctx, file), in.file, o)
+		err = replay.RunCaptureContext(ctx, seekerWithContext(ctx, file), in.file, o)
 	} else {
-		err = replay.Run(in.fx, o)
+		err = replay.RunContext(ctx, in.fx, o)
 	}
 	var m *replay.Mismatch
 	switch {
@@ -500,7 +500,7 @@ func replayExec(ctx context.Context, in replayInput, f replayFlags, command, nam
 		if err != nil {
 			return fail(err)
 		}
-		at, err := replay.CaptureTimes(file, in.file)
+		at, err := replay.CaptureTimesContext(ctx, file, in.file)
 		file.Close()
 		if err != nil {
 			return fail(err)

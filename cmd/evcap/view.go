@@ -50,7 +50,7 @@ bytes are shortened to an excerpt.`,
 			var st view.Stats
 			write := func(w io.Writer) error {
 				var err error
-				st, err = view.Write(w, in, name, opts)
+				st, err = view.WriteContext(cmd.Context(), w, in, name, opts)
 				return err
 			}
 			if out == "-" {
