@@ -7,16 +7,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-)
 
-// cliPackages are the npm packages the providers' CLIs are installed from;
-// a platform package of one (its native binary) starts with the name.
-var cliPackages = map[string]string{
-	"claude":   "@anthropic-ai/claude-code",
-	"codex":    "@openai/codex",
-	"gemini":   "@google/gemini-cli",
-	"opencode": "opencode-ai",
-}
+	"github.com/evcap/evcap/providers"
+)
 
 // installedVersion is the version of the provider's CLI installed at the
 // executable argv0 names, read from the package.json of the npm package it
@@ -24,11 +17,14 @@ var cliPackages = map[string]string{
 // package), or "" when it cannot be told. Most streams name no version
 // (Codex, opencode run, Gemini), so this is where capture.start's
 // cliVersion comes from for them. Nothing is run: the CLI's files are read.
+// The package is the provider descriptor's NPMPackage; a platform package
+// of it (its native binary) starts with that name.
 func installedVersion(argv0, provider string) string {
-	pkg, ok := cliPackages[provider]
-	if !ok || argv0 == "" {
+	d, ok := providers.Lookup(provider)
+	if !ok || d.NPMPackage == "" || argv0 == "" {
 		return ""
 	}
+	pkg := d.NPMPackage
 	path, err := exec.LookPath(argv0)
 	if err != nil {
 		return ""

@@ -7,7 +7,7 @@ import (
 
 	"github.com/evcap/evcap/capture"
 	"github.com/evcap/evcap/event"
-	"github.com/evcap/evcap/normalize/detect"
+	"github.com/evcap/evcap/providers"
 	"github.com/tidwall/gjson"
 )
 
@@ -288,11 +288,11 @@ func (p *pipeline) detect() {
 				stdout = append(stdout, it.line)
 			}
 		}
-		m, ok := detect.Detect(stdout)
+		d, _, ok := providers.DetectStream(stdout)
 		if !ok {
 			return
 		}
-		p.provider = m.Provider
+		p.provider = d.Name
 	}
 	if p.probe == nil {
 		if p.opts.NewNormalizer == nil {
@@ -402,18 +402,15 @@ func looksJSON(line []byte) bool {
 	return false
 }
 
-// cliNames are the executables of the providers' CLIs.
-var cliNames = map[string]string{"claude": "claude", "codex": "codex", "gemini": "gemini", "opencode": "opencode"}
-
 // cliName is the CLI to name in capture.start: the executable run when it
 // is the provider's own, else the provider's CLI (a wrapper such as sh or
 // a stand-in script is not the CLI).
 func cliName(argv0, provider string) string {
-	want, ok := cliNames[provider]
-	if !ok || argv0 == want {
+	d, ok := providers.Lookup(provider)
+	if !ok || d.CLI == "" || argv0 == d.CLI {
 		return argv0
 	}
-	return want
+	return d.CLI
 }
 
 // finish records what is left in the splitters, releases the held lines

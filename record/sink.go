@@ -168,7 +168,8 @@ func (s *sink) stderrRedacted(line []byte, l []envelope.Redaction, at time.Time)
 }
 
 // normalized records an event; its Cause becomes the record's cause.
-func (s *sink) normalized(e event.Event, at time.Time) int64 {
+// again asks for a second redaction of the payload (see assembled).
+func (s *sink) normalized(e event.Event, at time.Time, again bool) int64 {
 	cause := e.Cause
 	e.Cause = nil
 	payload, err := envelope.MarshalPayload(e)
@@ -176,7 +177,7 @@ func (s *sink) normalized(e event.Event, at time.Time) int64 {
 		payload = []byte("null")
 	}
 	var l []envelope.Redaction
-	if s.red != nil {
+	if s.red != nil && again {
 		// The event came from lines redacted block by block, so this finds
 		// nothing unless the normalizer put together text no block covers.
 		// Such a finding is kept out of the capture, and counted: evcap
@@ -191,11 +192,11 @@ func (s *sink) normalized(e event.Event, at time.Time) int64 {
 	return s.write(envelope.StageNormalizedOut, string(e.Kind), payload, l, cause, at)
 }
 
-// legacy records one marker line.
-func (s *sink) legacy(line string, cause []int64, at time.Time) int64 {
+// legacy records one marker line; again as for normalized.
+func (s *sink) legacy(line string, cause []int64, at time.Time, again bool) int64 {
 	b := []byte(line)
 	var l []envelope.Redaction
-	if s.red != nil {
+	if s.red != nil && again {
 		var f []redact.Finding
 		b, f = s.red.Text(b)
 		l = ledger(f)

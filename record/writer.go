@@ -283,7 +283,8 @@ func (w *writer) emit(e event.Event) {
 	if e.Kind == event.KindInit && e.Version != "" && w.cliVersion == "" {
 		w.cliVersion = e.Version
 	}
-	w.sink.normalized(e, w.curAt)
+	again := assembled(e)
+	w.sink.normalized(e, w.curAt, again)
 	w.p.st.add(e)
 	if w.rend != nil && !w.renderErr {
 		if err := w.rend.Render(e); err != nil {
@@ -293,7 +294,7 @@ func (w *writer) emit(e event.Event) {
 	}
 	if w.deriver != nil {
 		for _, m := range w.deriver.Event(e) {
-			w.sink.legacy(m.Line, m.Cause, w.curAt)
+			w.sink.legacy(m.Line, m.Cause, w.curAt, again)
 		}
 	}
 	if e.Kind == event.KindStatus {
@@ -309,6 +310,21 @@ func (w *writer) emit(e event.Event) {
 			}
 		}
 	}
+}
+
+// assembled reports an event that may hold text no redacted line held:
+// what a normalizer built by parsing a tool call's input put together from
+// its streamed pieces (Claude input_json_delta). The pieces were redacted
+// as the JSON text they are, so a string that only decoding the assembled
+// input spells (escapes, a secret cut between two pieces of one escape) can
+// reach the tool's input and summary, and the subagent identity read from
+// a Task call's input. Every other field of every event comes from one
+// redacted line, or from streamed text the line redactor redacted block by
+// block, so redacting it again would find nothing and cost a second scan;
+// only these events, and the legacy markers derived from them, are
+// redacted again (capture.end counts what that pass still found).
+func assembled(e event.Event) bool {
+	return (e.Tool != nil && (len(e.Tool.Input) > 0 || e.Tool.Summary != "")) || e.Agent != nil
 }
 
 // finish records the end of the normalizer and the legacy stream, and
@@ -330,7 +346,7 @@ func (w *writer) finish(f *finishInfo) {
 	}
 	if w.deriver != nil {
 		for _, m := range w.deriver.End() {
-			w.sink.legacy(m.Line, m.Cause, endAt)
+			w.sink.legacy(m.Line, m.Cause, endAt, true)
 		}
 	}
 	if w.rend != nil && !w.renderErr {
