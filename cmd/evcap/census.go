@@ -12,19 +12,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/census"
 	"github.com/spf13/cobra"
-)
-
-// The values of census --fail-on-unknown.
-const (
-	failOnTypes  = "types"  // exit 1 on unknown native types
-	failOnFields = "fields" // exit 1 on unknown fields of known types
-	failOnAll    = "all"    // exit 1 on either
 )
 
 func newCensusCmd(s streams) *cobra.Command {
@@ -67,9 +59,8 @@ as one JSON document with a fixed key order and sorting.`,
   evcap census --json captures/ | jq '.groups[].types[] | select(.disposition=="unknown")'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			switch failOn {
-			case "", failOnTypes, failOnFields, failOnAll:
-			default:
+			gate, err := census.ParseFailOn(failOn)
+			if err != nil {
 				return &exitError{code: 2, err: fmt.Errorf("--fail-on-unknown=%s: want types, fields or all", failOn)}
 			}
 			if provider != "auto" {
@@ -89,37 +80,12 @@ as one JSON document with a fixed key order and sorting.`,
 			if err != nil {
 				return err
 			}
-			out := bufio.NewWriter(s.out)
-			if asJSON {
-				b, err := json.MarshalIndent(rep, "", "  ")
-				if err != nil {
-					return fmt.Errorf("encode census: %w", err)
-				}
-				out.Write(b)
-				out.WriteByte('\n')
-			} else {
-				writeCensusTable(out, rep)
-			}
-			if err := out.Flush(); err != nil {
-				return fmt.Errorf("write census: %w", err)
-			}
-			if len(rep.Skipped) > 0 {
-				fmt.Fprintf(s.err, "evcap: census: skipped %d file(s) found in directories that no provider's output fits (first: %s)\n",
-					len(rep.Skipped), escapeControls(rep.Skipped[0]))
-			}
-			if msgs := rep.failures(failOn); len(msgs) > 0 {
-				for _, msg := range msgs {
-					fmt.Fprintln(s.err, "evcap: census:", msg)
-				}
-				return &exitError{code: 1, err: fmt.Errorf("census: %d unknown type(s), %d unknown field(s)",
-					rep.UnknownTypes, rep.UnknownFields)}
-			}
-			return nil
+			return rep.print(s, asJSON, gate)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the report as JSON")
 	cmd.Flags().StringVar(&failOn, "fail-on-unknown", "", "exit 1 when something is unknown: types (the default when given bare), fields or all")
-	cmd.Flags().Lookup("fail-on-unknown").NoOptDefVal = failOnTypes
+	cmd.Flags().Lookup("fail-on-unknown").NoOptDefVal = string(census.FailTypes)
 	cmd.Flags().StringVar(&provider, "provider", "auto", "provider of input that cannot be told: auto, "+strings.Join(providerNames(), ", "))
 	cmd.Flags().StringSliceVar(&cliVersions, "cli-version", nil, "CLI version for files whose stream and capture do not say: VERSION for all, or PROVIDER=VERSION (repeatable)")
 	return cmd
@@ -193,58 +159,8 @@ func parseCLIVersions(vals []string) (map[string]string, error) {
 	return m, nil
 }
 
-// censusReport is the whole census. Its JSON form is the --json output: the
-// struct field order is the key order, and every list is sorted.
-type censusReport struct {
-	Groups []*censusGroup `json:"groups"`
-	// UnknownTypes counts the distinct unknown types over all groups;
-	// UnknownFields the distinct unknown (type, field) pairs.
-	UnknownTypes  int `json:"unknownTypes"`
-	UnknownFields int `json:"unknownFields"`
-	// Skipped lists the files found in directories that no provider's
-	// output fits (they are not counted).
-	Skipped []string `json:"skipped,omitempty"`
-}
-
-// censusGroup is the count of one provider at one CLI version.
-type censusGroup struct {
-	Provider   string        `json:"provider"`
-	CLIVersion string        `json:"cliVersion"`
-	Files      []string      `json:"files"`
-	Lines      int64         `json:"lines"`
-	Types      []*censusType `json:"types"`
-	byKey      map[typeKey]*censusType
-}
-
-// censusType is one native type with one disposition. A type normally has
-// one disposition; when the normalizer judges lines of the same type
-// differently (an opencode text part of the user's prompt is ignored, the
-// model's is handled), each judgement gets its own row.
-type censusType struct {
-	NativeType    string            `json:"nativeType"`
-	Disposition   event.Disposition `json:"disposition"`
-	Reason        string            `json:"reason,omitempty"`
-	Count         int64             `json:"count"`
-	UnknownFields []*censusField    `json:"unknownFields,omitempty"`
-	// FirstSeen is where an unknown type first occurred: FILE:LINE for raw
-	// input, FILE@SEQUENCE for a capture.
-	FirstSeen string `json:"firstSeen,omitempty"`
-	byField   map[string]*censusField
-}
-
-// censusField is a field the normalizer has never seen for its type.
-type censusField struct {
-	Field     string `json:"field"`
-	Count     int64  `json:"count"`
-	FirstSeen string `json:"firstSeen"`
-}
-
-type typeKey struct {
-	nativeType, reason string
-	disposition        event.Disposition
-}
-
-type groupKey struct{ provider, version string }
+// censusReport is the library's report with the command's output on it.
+type censusReport struct{ *census.Report }
 
 // runCensus reads every input and builds the report. A file named on the
 // command line that cannot be opened or whose provider cannot be told stops
@@ -252,107 +168,47 @@ type groupKey struct{ provider, version string }
 // the drift. Files found in a directory that no provider fits are listed in
 // Skipped instead.
 func runCensus(ctx context.Context, s streams, inputs []censusInput, o censusOptions) (*censusReport, error) {
-	groups := map[groupKey]*censusGroup{}
-	var skipped []string
+	c := census.New()
 	for _, input := range inputs {
-		g, version, err := censusFile(ctx, s, input.name, o)
+		g, err := censusFile(ctx, s, input.name, o)
 		if errors.Is(err, errNoProvider) && input.inTree {
-			skipped = append(skipped, input.name)
+			c.Skip(input.name)
 			continue
 		}
 		if err != nil {
 			return nil, err
 		}
-		key := groupKey{g.Provider, version}
-		into := groups[key]
-		if into == nil {
-			into = &censusGroup{Provider: g.Provider, CLIVersion: version, byKey: map[typeKey]*censusType{}}
-			groups[key] = into
-		}
-		into.merge(g)
+		c.Add(g)
 	}
-	if len(groups) == 0 {
+	if c.Counted() == 0 {
 		return nil, &exitError{code: 2, err: fmt.Errorf("census: none of the %d file(s) is the output of an agent CLI evcap knows", len(inputs))}
 	}
-
-	rep := &censusReport{Groups: []*censusGroup{}, Skipped: skipped}
-	for _, g := range groups {
-		g.finish()
-		rep.Groups = append(rep.Groups, g)
-		for _, t := range g.Types {
-			if t.Disposition == event.DispositionUnknown {
-				rep.UnknownTypes++
-			}
-			rep.UnknownFields += len(t.UnknownFields)
-		}
-	}
-	sort.Slice(rep.Groups, func(i, j int) bool {
-		a, b := rep.Groups[i], rep.Groups[j]
-		if a.Provider != b.Provider {
-			return a.Provider < b.Provider
-		}
-		return a.CLIVersion < b.CLIVersion
-	})
-	return rep, nil
+	return &censusReport{c.Report()}, nil
 }
 
-// censusFile counts one file. It feeds every line to the normalizer after
-// classifying it, because classification can depend on what earlier lines
-// established (opencode remembers which messages are the user's), and takes
-// the CLI version from the first init event that carries one.
-func censusFile(ctx context.Context, s streams, name string, o censusOptions) (*censusGroup, string, error) {
+// censusFile opens one file, tells its provider and counts it.
+func censusFile(ctx context.Context, s streams, name string, o censusOptions) (*census.Group, error) {
 	in, err := openNative(s, name)
 	if err != nil {
-		return nil, "", &exitError{code: 2, err: err}
+		return nil, &exitError{code: 2, err: err}
 	}
 	defer in.close()
 	provider, err := in.chooseProvider(o.provider)
 	if err != nil {
-		return nil, "", &exitError{code: 2, err: noProviderError{err}}
+		return nil, &exitError{code: 2, err: noProviderError{err}}
 	}
 	n, err := newNormalizer(provider)
 	if err != nil {
-		return nil, "", &exitError{code: 2, err: err}
+		return nil, &exitError{code: 2, err: err}
 	}
-	g := &censusGroup{Provider: provider, Files: []string{name}, byKey: map[typeKey]*censusType{}}
-	streamVersion := ""
-	noteVersion := func(evs []event.Event) {
-		for _, e := range evs {
-			if streamVersion == "" && e.Kind == event.KindInit && e.Version != "" {
-				streamVersion = e.Version
-			}
-		}
-	}
-	for {
-		if err := ctx.Err(); err != nil {
-			return nil, "", err
-		}
-		ref, line, err := in.next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, "", fmt.Errorf("read %s: %w", name, err)
-		}
-		g.Lines++
-		g.add(n.Classify(line), 1, place{name, ref, in.isCapture})
-		noteVersion(n.Line(ref, line))
-	}
-	noteVersion(n.End())
-
-	version := "unknown"
-	switch {
-	case streamVersion != "":
-		version = streamVersion
-	case in.cliVersion != "":
-		version = in.cliVersion
-	case o.cliVersions[provider] != "":
-		version = o.cliVersions[provider]
-	case o.cliVersions[""] != "":
-		version = o.cliVersions[""]
-	}
-	return g, version, nil
+	return census.CountFile(ctx, nativeLines{in}, n, census.FileOptions{Name: name, Provider: provider,
+		Capture: in.isCapture, Recorded: in.cliVersion, Fallback: o.cliVersions})
 }
+
+// nativeLines reads a nativeInput as census.Lines.
+type nativeLines struct{ in *nativeInput }
+
+func (l nativeLines) Next() (int64, []byte, error) { return l.in.next() }
 
 // errNoProvider marks a file whose provider could not be told.
 var errNoProvider = errors.New("no provider")
@@ -363,124 +219,54 @@ type noProviderError struct{ err error }
 func (e noProviderError) Error() string   { return e.err.Error() }
 func (e noProviderError) Unwrap() []error { return []error{e.err, errNoProvider} }
 
-// place is where a line is: a line number in raw input, a sequence number
-// in a capture. It is only formatted for unknown types and fields.
-type place struct {
-	name    string
-	ref     int64
-	capture bool
-}
-
-func (p place) String() string {
-	if p.capture {
-		return fmt.Sprintf("%s@%d", p.name, p.ref)
+// print writes the report (JSON or the table) to standard output, the
+// skipped files and what the gate fails on to standard error, and returns
+// exit status 1 when the gate fails.
+func (r *censusReport) print(s streams, asJSON bool, gate census.FailOn) error {
+	out := bufio.NewWriter(s.out)
+	if asJSON {
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encode census: %w", err)
+		}
+		out.Write(b)
+		out.WriteByte('\n')
+	} else {
+		writeCensusTable(out, r)
 	}
-	return fmt.Sprintf("%s:%d", p.name, p.ref)
-}
-
-// add counts count lines classified as c; where is the place of the first
-// of them, kept for unknown types and fields.
-func (g *censusGroup) add(c event.Classification, count int64, where place) {
-	key := typeKey{c.NativeType, c.Reason, c.Disposition}
-	t := g.byKey[key]
-	if t == nil {
-		t = &censusType{NativeType: c.NativeType, Disposition: c.Disposition, Reason: c.Reason,
-			byField: map[string]*censusField{}}
-		if c.Disposition == event.DispositionUnknown {
-			t.FirstSeen = where.String()
-		}
-		g.byKey[key] = t
+	if err := out.Flush(); err != nil {
+		return fmt.Errorf("write census: %w", err)
 	}
-	t.Count += count
-	for _, f := range c.UnknownFields {
-		cf := t.byField[f]
-		if cf == nil {
-			cf = &censusField{Field: f, FirstSeen: where.String()}
-			t.byField[f] = cf
-		}
-		cf.Count += count
+	if len(r.Skipped) > 0 {
+		fmt.Fprintf(s.err, "evcap: census: skipped %d file(s) found in directories that no provider's output fits (first: %s)\n",
+			len(r.Skipped), escapeControls(r.Skipped[0]))
 	}
-}
-
-// merge adds the counts of one file's group to g (files are merged in
-// command-line order, so first-seen places stay the earliest).
-func (g *censusGroup) merge(from *censusGroup) {
-	g.Files = append(g.Files, from.Files...)
-	g.Lines += from.Lines
-	for _, t := range from.sortedTypes() {
-		key := typeKey{t.NativeType, t.Reason, t.Disposition}
-		into := g.byKey[key]
-		if into == nil {
-			into = &censusType{NativeType: t.NativeType, Disposition: t.Disposition, Reason: t.Reason,
-				FirstSeen: t.FirstSeen, byField: map[string]*censusField{}}
-			g.byKey[key] = into
+	if msgs := r.failures(gate); len(msgs) > 0 {
+		for _, msg := range msgs {
+			fmt.Fprintln(s.err, "evcap: census:", msg)
 		}
-		into.Count += t.Count
-		for _, f := range t.byField {
-			cf := into.byField[f.Field]
-			if cf == nil {
-				cf = &censusField{Field: f.Field, FirstSeen: f.FirstSeen}
-				into.byField[f.Field] = cf
-			}
-			cf.Count += f.Count
-		}
+		return &exitError{code: 1, err: fmt.Errorf("census: %d unknown type(s), %d unknown field(s)",
+			r.UnknownTypes, r.UnknownFields)}
 	}
-}
-
-// finish fills the sorted lists from the maps.
-func (g *censusGroup) finish() {
-	g.Types = g.sortedTypes()
-	for _, t := range g.Types {
-		t.UnknownFields = nil
-		for _, f := range t.byField {
-			t.UnknownFields = append(t.UnknownFields, f)
-		}
-		sort.Slice(t.UnknownFields, func(i, j int) bool { return t.UnknownFields[i].Field < t.UnknownFields[j].Field })
-	}
-}
-
-func (g *censusGroup) sortedTypes() []*censusType {
-	ts := make([]*censusType, 0, len(g.byKey))
-	for _, t := range g.byKey {
-		ts = append(ts, t)
-	}
-	sort.Slice(ts, func(i, j int) bool {
-		a, b := ts[i], ts[j]
-		if a.NativeType != b.NativeType {
-			return a.NativeType < b.NativeType
-		}
-		if a.Disposition != b.Disposition {
-			return a.Disposition < b.Disposition
-		}
-		return a.Reason < b.Reason
-	})
-	return ts
+	return nil
 }
 
 // unknownList names every unknown type and field, one message each, in
 // report order.
-func (r *censusReport) unknownList() []string { return r.failures(failOnAll) }
+func (r *censusReport) unknownList() []string { return r.failures(census.FailAll) }
 
-// failures names the unknown types and fields that --fail-on-unknown=failOn
-// fails on (none for ""), one message each, in report order.
-func (r *censusReport) failures(failOn string) []string {
-	types := failOn == failOnTypes || failOn == failOnAll
-	fields := failOn == failOnFields || failOn == failOnAll
+// failures names what the gate fails on, one message each, in report
+// order, with names from the input escaped for the terminal.
+func (r *censusReport) failures(gate census.FailOn) []string {
 	var msgs []string
-	for _, g := range r.Groups {
-		for _, t := range g.Types {
-			if types && t.Disposition == event.DispositionUnknown {
-				msgs = append(msgs, fmt.Sprintf("%s %s: unknown type %s (%d, first at %s)",
-					g.Provider, g.CLIVersion, escapeControls(t.NativeType), t.Count, t.FirstSeen))
-			}
-			if !fields {
-				continue
-			}
-			for _, f := range t.UnknownFields {
-				msgs = append(msgs, fmt.Sprintf("%s %s: unknown field %s of %s (%d, first at %s)",
-					g.Provider, g.CLIVersion, escapeControls(f.Field), escapeControls(t.NativeType), f.Count, f.FirstSeen))
-			}
+	for _, u := range r.Failures(gate) {
+		if u.Field == "" {
+			msgs = append(msgs, fmt.Sprintf("%s %s: unknown type %s (%d, first at %s)",
+				u.Provider, u.CLIVersion, escapeControls(u.NativeType), u.Count, u.FirstSeen))
+			continue
 		}
+		msgs = append(msgs, fmt.Sprintf("%s %s: unknown field %s of %s (%d, first at %s)",
+			u.Provider, u.CLIVersion, escapeControls(u.Field), escapeControls(u.NativeType), u.Count, u.FirstSeen))
 	}
 	return msgs
 }

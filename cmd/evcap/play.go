@@ -163,7 +163,7 @@ func play(ctx context.Context, s streams, r io.Reader, name string, o playOption
 		if err != nil {
 			return &exitError{code: 2, err: err}
 		}
-		if rec.Sequence <= lastSeq {
+		if envelope.CheckOrder(lastSeq, rec.Sequence) != nil || rec.Sequence <= 0 {
 			return &exitError{code: 2, err: fmt.Errorf("%s line %d: sequence %d after %d; play needs records in sequence order", name, rd.Line(), rec.Sequence, lastSeq)}
 		}
 		lastSeq = rec.Sequence

@@ -7,11 +7,9 @@ import (
 	"io"
 
 	"github.com/evcap/evcap/envelope"
-	"github.com/evcap/evcap/internal/lines"
 	"github.com/evcap/evcap/schema"
 	"github.com/evcap/evcap/source"
 	"github.com/spf13/cobra"
-	"github.com/tidwall/gjson"
 )
 
 func newValidateCmd(s streams) *cobra.Command {
@@ -72,23 +70,17 @@ native_in records). "-" reads standard input.
 
 // validation is the verdict on one input.
 type validation struct {
-	File     string         `json:"file"`
-	Kind     string         `json:"kind"`
-	OK       bool           `json:"ok"`
-	Records  int            `json:"records"`
-	Stages   map[string]int `json:"stages"`
-	Problems []problem      `json:"problems"`
+	File     string             `json:"file"`
+	Kind     string             `json:"kind"`
+	OK       bool               `json:"ok"`
+	Records  int                `json:"records"`
+	Stages   map[string]int     `json:"stages"`
+	Problems []envelope.Problem `json:"problems"`
 	stages   map[envelope.Stage]int
 }
 
-type problem struct {
-	Line     int64  `json:"line"`
-	Sequence int64  `json:"sequence"`
-	Message  string `json:"message"`
-}
-
 func (v *validation) report(line, seq int64, format string, args ...any) {
-	v.Problems = append(v.Problems, problem{Line: line, Sequence: seq, Message: fmt.Sprintf(format, args...)})
+	v.Problems = append(v.Problems, envelope.Problem{Line: line, Sequence: seq, Message: fmt.Sprintf(format, args...)})
 }
 
 func (v *validation) writeText(w io.Writer, quiet bool) error {
@@ -123,7 +115,7 @@ func (v *validation) writeJSON(w io.Writer) error {
 		v.Stages[string(st)] = n
 	}
 	if v.Problems == nil {
-		v.Problems = []problem{}
+		v.Problems = []envelope.Problem{}
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -159,86 +151,16 @@ func validateInput(s streams, sch *schema.Schema, name string) (*validation, err
 		v.OK = true
 		return v, nil
 	}
-	read, err := validateCapture(v, sch, withContext(s.ctx, in.Reader()))
+	res, err := envelope.Validate(s.ctx, withContext(s.ctx, in.Reader()), envelope.ValidateOptions{Schema: sch.Validate})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if in.Kind == source.KindRaw && read > 0 {
+	v.Records, v.stages, v.Problems = res.Records, res.Stages, res.Problems
+	if in.Kind == source.KindRaw && res.Lines > 0 {
 		v.report(0, 0, "this looks like raw agent CLI output, not a capture (evcap normalize reads it; evcap record makes a capture)")
 	}
 	v.OK = len(v.Problems) == 0
 	return v, nil
-}
-
-// validateCapture checks r line by line and returns how many lines it read.
-func validateCapture(v *validation, sch *schema.Schema, r io.Reader) (int64, error) {
-	lr := lines.NewReader(r)
-	var prev int64
-	var captureID string
-	for {
-		line, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		n := lr.Line()
-		if errors.Is(err, lines.ErrTorn) {
-			v.report(n, gjson.GetBytes(line, "sequence").Int(), "torn last line: no newline at end of file (the writer was probably killed)")
-			break
-		}
-		if err != nil {
-			return n, err
-		}
-		if !gjson.ValidBytes(line) {
-			v.report(n, 0, "not JSON")
-			continue
-		}
-		seq := int64(0)
-		if x := gjson.GetBytes(line, "sequence"); x.Type == gjson.Number {
-			seq = x.Int()
-		}
-		if x := gjson.GetBytes(line, "schemaVersion"); x.Type == gjson.Number && x.Int() != envelope.SchemaVersion {
-			v.report(n, seq, "unknown schemaVersion %s (this evcap reads %d)", x.Raw, envelope.SchemaVersion)
-			continue
-		}
-		if err := sch.Validate(line); err != nil {
-			v.report(n, seq, "schema: %v", err)
-			continue
-		}
-		rec, err := envelope.ParseRecord(line)
-		if err != nil {
-			v.report(n, seq, "%v", err)
-			continue
-		}
-		v.Records++
-		v.stages[rec.Stage]++
-		switch {
-		case prev == 0 && rec.Sequence != 1:
-			v.report(n, seq, "first sequence is %d, want 1", rec.Sequence)
-		case prev != 0 && rec.Sequence == prev:
-			v.report(n, seq, "duplicate sequence %d", rec.Sequence)
-		case prev != 0 && rec.Sequence < prev:
-			v.report(n, seq, "sequence goes backwards (previous %d)", prev)
-		case prev != 0 && rec.Sequence > prev+1:
-			v.report(n, seq, "sequence gap: %d follows %d (%d missing)", rec.Sequence, prev, rec.Sequence-prev-1)
-		}
-		if rec.Sequence > prev {
-			prev = rec.Sequence
-		}
-		if captureID == "" {
-			captureID = rec.CaptureID
-		} else if rec.CaptureID != captureID {
-			v.report(n, seq, "captureId %q differs from %q earlier in the file", rec.CaptureID, captureID)
-		}
-		for _, c := range rec.Cause {
-			if c >= rec.Sequence {
-				v.report(n, seq, "cause %d does not point to an earlier record", c)
-			}
-		}
-	}
-	if v.Records == 0 && len(v.Problems) == 0 {
-		v.report(0, 0, "empty capture")
-	}
-	return lr.Line(), nil
 }
 
 // openInput opens a capture, a fixture (its directory or fixture.json),

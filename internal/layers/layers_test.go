@@ -37,7 +37,7 @@ func layerOf(pkg string) (int, bool) {
 		// The registry of provider descriptors: above every
 		// normalize/<provider>, below everything that uses them.
 		return 15, true
-	case rel == "redact", rel == "fixtures", rel == "fakemodel", rel == "bench/gen", rel == "view",
+	case rel == "redact", rel == "fixtures", rel == "fakemodel", rel == "bench/gen", rel == "view", rel == "census",
 		strings.HasPrefix(rel, "normalize/"), strings.HasPrefix(rel, "render/"):
 		return 10, true
 	case rel == "provider":
