@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/evcap/evcap/internal/lines"
-	"github.com/tidwall/gjson"
+	"github.com/evcap/evcap/providers"
 )
 
 // Entry is one stored entry of a session: a JSON line as the CLI wrote it
@@ -31,37 +31,13 @@ type Entries interface {
 // CLI had not finished writing; the entry is imported all the same.
 var ErrTornEntry = errors.New("last stored line has no newline (the CLI was writing it)")
 
-// entryTime reads the timestamp a provider stores with an entry.
+// entryTime reads the timestamp a provider stores with an entry (its
+// descriptor's HistoryTime); zero for a provider evcap does not know.
 func entryTime(provider string, line []byte) time.Time {
-	if !gjson.ValidBytes(line) {
-		return time.Time{}
+	if d, ok := providers.Lookup(provider); ok && d.HistoryTime != nil {
+		return d.HistoryTime(line)
 	}
-	var r gjson.Result
-	switch provider {
-	case "opencode":
-		if ms := gjson.GetBytes(line, "info.time.created"); ms.Type == gjson.Number {
-			return time.UnixMilli(ms.Int()).UTC()
-		}
-		return time.Time{}
-	case "gemini":
-		res := gjson.GetManyBytes(line, "timestamp", "$set.lastUpdated", "startTime", "lastUpdated")
-		for _, x := range res {
-			if x.Exists() {
-				r = x
-				break
-			}
-		}
-	default:
-		r = gjson.GetBytes(line, "timestamp")
-	}
-	if r.Type != gjson.String {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, r.String())
-	if err != nil {
-		return time.Time{}
-	}
-	return t.UTC()
+	return time.Time{}
 }
 
 // fileEntries reads a JSONL session file line by line.

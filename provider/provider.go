@@ -9,10 +9,14 @@
 // (package providers is the registry). It knows no provider's format.
 package provider
 
-import "github.com/evcap/evcap/event"
+import (
+	"time"
 
-// Descriptor describes one agent CLI. Every func field except History and
-// DetectHistory is set; each call of a constructor field returns a fresh
+	"github.com/evcap/evcap/event"
+)
+
+// Descriptor describes one agent CLI. Every func field except History,
+// DetectHistory and HistoryTime is set; each call of a constructor field returns a fresh
 // value, so a Descriptor may be copied and shared freely.
 type Descriptor struct {
 	// Name is the provider's name in capture envelopes, --provider flags
@@ -43,6 +47,9 @@ type Descriptor struct {
 	// file the CLI keeps, or one row exported from its database) has a
 	// shape only this provider stores; nil when History is nil.
 	DetectHistory func(line []byte) bool
+	// HistoryTime is the time the CLI stored with one stored-session line
+	// (UTC; zero when the line has none); nil when History is nil.
+	HistoryTime func(line []byte) time.Time
 	// Deltas returns a fresh tracker of one native stream's streamed
 	// delta blocks.
 	Deltas func() Deltas

@@ -21,8 +21,8 @@ func TestTable(t *testing.T) {
 			d.Normalizer == nil || d.Deltas == nil || len(d.VolatileIDKeys) == 0 {
 			t.Errorf("%s: descriptor has an empty field: %+v", d.Name, d)
 		}
-		if (d.History == nil) != (d.DetectHistory == nil) {
-			t.Errorf("%s: History and DetectHistory must both be set or both nil", d.Name)
+		if (d.History == nil) != (d.DetectHistory == nil) || (d.History == nil) != (d.HistoryTime == nil) {
+			t.Errorf("%s: History, DetectHistory and HistoryTime must all be set or all nil", d.Name)
 		}
 		if !slices.IsSorted(d.VolatileIDKeys) {
 			t.Errorf("%s: VolatileIDKeys not sorted: %v", d.Name, d.VolatileIDKeys)

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"bytes"
+	"time"
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/provider"
@@ -27,6 +28,7 @@ func Provider() provider.Descriptor {
 		},
 		History:       func() event.Normalizer { return NewHistory() },
 		DetectHistory: detectHistoryLine,
+		HistoryTime:   func(line []byte) time.Time { return rfc3339(line, "timestamp") },
 		Deltas:        func() provider.Deltas { return NewDeltas() },
 		VolatileIDKeys: []string{"id", "parent_tool_use_id", "request_id", "sessionId", "session_id",
 			"tool_use_id", "uuid"},
@@ -61,4 +63,26 @@ func detectHistoryLine(line []byte) bool {
 	v := gjson.ParseBytes(line)
 	return v.IsObject() && v.Get("type").Exists() &&
 		(v.Get("sessionId").Exists() || v.Get("uuid").Exists() || v.Get("leafUuid").Exists())
+}
+
+// rfc3339 reads the string at one of paths (the first that exists) as an
+// RFC 3339 time, in UTC; zero when there is none.
+func rfc3339(line []byte, paths ...string) time.Time {
+	if !gjson.ValidBytes(line) {
+		return time.Time{}
+	}
+	for _, r := range gjson.GetManyBytes(line, paths...) {
+		if !r.Exists() {
+			continue
+		}
+		if r.Type != gjson.String {
+			return time.Time{}
+		}
+		t, err := time.Parse(time.RFC3339Nano, r.String())
+		if err != nil {
+			return time.Time{}
+		}
+		return t.UTC()
+	}
+	return time.Time{}
 }

@@ -3,6 +3,7 @@ package codex
 import (
 	"bytes"
 	"strings"
+	"time"
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/provider"
@@ -36,6 +37,7 @@ func Provider() provider.Descriptor {
 		Normalizer:     func(provider.Options) event.Normalizer { return New() },
 		History:        func() event.Normalizer { return NewHistory() },
 		DetectHistory:  detectHistoryLine,
+		HistoryTime:    func(line []byte) time.Time { return rfc3339(line, "timestamp") },
 		Deltas:         func() provider.Deltas { return NewDeltas() },
 		VolatileIDKeys: []string{"id", "session_id", "thread_id"},
 	}
@@ -87,4 +89,26 @@ func detectHistoryLine(line []byte) bool {
 	}
 	v := gjson.ParseBytes(line)
 	return v.IsObject() && v.Get("payload").Exists() && v.Get("type").Exists() && v.Get("timestamp").Exists()
+}
+
+// rfc3339 reads the string at one of paths (the first that exists) as an
+// RFC 3339 time, in UTC; zero when there is none.
+func rfc3339(line []byte, paths ...string) time.Time {
+	if !gjson.ValidBytes(line) {
+		return time.Time{}
+	}
+	for _, r := range gjson.GetManyBytes(line, paths...) {
+		if !r.Exists() {
+			continue
+		}
+		if r.Type != gjson.String {
+			return time.Time{}
+		}
+		t, err := time.Parse(time.RFC3339Nano, r.String())
+		if err != nil {
+			return time.Time{}
+		}
+		return t.UTC()
+	}
+	return time.Time{}
 }

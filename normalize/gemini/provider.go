@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"bytes"
+	"time"
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/provider"
@@ -25,8 +26,11 @@ func Provider() provider.Descriptor {
 		Normalizer: func(o provider.Options) event.Normalizer {
 			return NewWithOptions(Options{CumulativeDeltas: o.CumulativeDeltas})
 		},
-		History:        func() event.Normalizer { return NewHistory() },
-		DetectHistory:  detectHistoryLine,
+		History:       func() event.Normalizer { return NewHistory() },
+		DetectHistory: detectHistoryLine,
+		HistoryTime: func(line []byte) time.Time {
+			return rfc3339(line, "timestamp", "$set.lastUpdated", "startTime", "lastUpdated")
+		},
 		Deltas:         func() provider.Deltas { return NewDeltas() },
 		VolatileIDKeys: []string{"id", "sessionId", "session_id", "tool_id"},
 	}
@@ -79,4 +83,26 @@ func detectHistoryLine(line []byte) bool {
 		}
 	}
 	return false
+}
+
+// rfc3339 reads the string at one of paths (the first that exists) as an
+// RFC 3339 time, in UTC; zero when there is none.
+func rfc3339(line []byte, paths ...string) time.Time {
+	if !gjson.ValidBytes(line) {
+		return time.Time{}
+	}
+	for _, r := range gjson.GetManyBytes(line, paths...) {
+		if !r.Exists() {
+			continue
+		}
+		if r.Type != gjson.String {
+			return time.Time{}
+		}
+		t, err := time.Parse(time.RFC3339Nano, r.String())
+		if err != nil {
+			return time.Time{}
+		}
+		return t.UTC()
+	}
+	return time.Time{}
 }

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"bytes"
+	"time"
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/provider"
@@ -31,6 +32,7 @@ func Provider() provider.Descriptor {
 		},
 		History:        func() event.Normalizer { return NewHistory() },
 		DetectHistory:  detectHistoryLine,
+		HistoryTime:    historyTime,
 		Deltas:         func() provider.Deltas { return NewDeltas() },
 		VolatileIDKeys: []string{"callID", "id", "messageID", "parentID", "partID", "requestID", "sessionID"},
 	}
@@ -79,4 +81,16 @@ func detectHistoryLine(line []byte) bool {
 	}
 	v := gjson.ParseBytes(line)
 	return v.IsObject() && v.Get("info.role").Exists() && v.Get("parts").IsArray()
+}
+
+// historyTime is a stored message's creation time (info.time.created, in
+// milliseconds since 1970).
+func historyTime(line []byte) time.Time {
+	if !gjson.ValidBytes(line) {
+		return time.Time{}
+	}
+	if ms := gjson.GetBytes(line, "info.time.created"); ms.Type == gjson.Number {
+		return time.UnixMilli(ms.Int()).UTC()
+	}
+	return time.Time{}
 }
