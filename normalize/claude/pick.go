@@ -1,5 +1,8 @@
 package claude
 
+// This file is the same in every normalize/<provider> package, which
+// cannot import each other; it is meant to become one internal package.
+
 import (
 	"strings"
 
@@ -172,65 +175,3 @@ func skipValue(s string, i int) int {
 	}
 	return j
 }
-
-// The members pick reads, per object, and their indexes in its result.
-var (
-	lineKeys = []string{"type", "parent_tool_use_id", "subagent_type", "event", "message", "error"}
-	// eventKeys are those of a stream_event's event.
-	eventKeys = []string{"type", "index", "delta", "content_block", "message", "usage"}
-	// deltaKeys are those of a content_block_delta's delta.
-	deltaKeys = []string{"type", "text", "thinking", "partial_json"}
-	// messageKeys are those of an assistant or user line's message.
-	messageKeys = []string{"id", "model", "content", "usage"}
-	// blockKeys are those of one content block of a message.
-	blockKeys = []string{"type", "text", "thinking", "name", "id", "input", "is_error", "content", "tool_use_id"}
-)
-
-const (
-	lType = iota
-	lParent
-	lSubagentType
-	lEvent
-	lMessage
-	lError
-	lineFields
-)
-
-const (
-	eType = iota
-	eIndex
-	eDelta
-	eContentBlock
-	eMessage
-	eUsage
-	eventFields
-)
-
-const (
-	dType = iota
-	dText
-	dThinking
-	dPartialJSON
-	deltaFields
-)
-
-const (
-	mID = iota
-	mModel
-	mContent
-	mUsage
-	messageFields
-)
-
-const (
-	bType = iota
-	bText
-	bThinking
-	bName
-	bID
-	bInput
-	bIsError
-	bContent
-	bToolUseID
-	blockFields
-)

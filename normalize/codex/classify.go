@@ -18,14 +18,25 @@ var typeField = []string{"type"}
 // the prompt ({"prompt":…}). Item-type lines are session.created and items
 // whose type is in item_type. Everything else is the thread protocol.
 func formatOf(v gjson.Result) format {
+	f, items := readLine(v)
+	return formatOfLine(v, &f, items)
+}
+
+// formatOfLine is formatOf for the line v whose top-level fields readLine
+// gave.
+func formatOfLine(v gjson.Result, f *lineFields, items int) format {
 	switch {
-	case v.Get("msg").IsObject() && v.Get("id").Exists():
+	case f[lMsg].IsObject() && f[lID].Exists():
 		return formatLegacy
-	case !v.Get("type").Exists() && isConfigSummary(v):
+	case !f[lType].Exists() && isConfigSummary(v):
 		return formatLegacy
-	case !v.Get("type").Exists() && v.Get("prompt").Type == gjson.String && len(v.Map()) == 1:
+	case !f[lType].Exists() && f[lPrompt].Type == gjson.String && len(v.Map()) == 1:
 		return formatLegacy
-	case v.Get("type").String() == "session.created" || v.Get("item.item_type").Exists():
+	case f[lType].String() == "session.created" || f[lItem].Get("item_type").Exists():
+		return formatItemType
+	case items > 1 && v.Get("item.item_type").Exists():
+		// The path goes on to a later item member when the first has
+		// no item_type.
 		return formatItemType
 	}
 	return formatThread

@@ -10,14 +10,14 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// itemTypeOf names an item's type in the vocabulary of the thread
-// protocol: the item_type variant of --experimental-json (codex 0.42–0.43)
+// itemType names an item, given its type and item_type members, in the
+// vocabulary of the thread protocol: the item_type variant of --experimental-json (codex 0.42–0.43)
 // said "item_type" and called an agent message "assistant_message".
-func itemTypeOf(it gjson.Result) string {
-	if t := it.Get("type"); t.Exists() {
-		return t.String()
+func itemType(typ, itemType gjson.Result) string {
+	if typ.Exists() {
+		return typ.String()
 	}
-	t := it.Get("item_type").String()
+	t := itemType.String()
 	if t == "assistant_message" {
 		return "agent_message"
 	}
@@ -26,27 +26,33 @@ func itemTypeOf(it gjson.Result) string {
 
 // messagePhase reads agent_message.phase; values codex may add later are
 // kept out of the normalized field rather than guessed at.
-func messagePhase(it gjson.Result) event.MessagePhase {
-	switch p := event.MessagePhase(it.Get("phase").String()); p {
+func messagePhase(it gjson.Result) event.MessagePhase { return phaseOf(it.Get("phase")) }
+
+// phaseOf is messagePhase given the phase member.
+func phaseOf(phase gjson.Result) event.MessagePhase {
+	switch p := event.MessagePhase(phase.String()); p {
 	case event.MessagePhaseCommentary, event.MessagePhaseFinalAnswer:
 		return p
 	}
 	return ""
 }
 
-func (n *Normalizer) item(ref int64, v gjson.Result) []event.Event {
-	phase := strings.TrimPrefix(v.Get("type").String(), "item.")
-	it := v.Get("item")
-	id := it.Get("id").String()
+// item normalizes an item.* line v, whose top-level fields lf holds.
+func (n *Normalizer) item(ref int64, v gjson.Result, lf *lineFields) []event.Event {
+	phase := strings.TrimPrefix(lf[lType].String(), "item.")
+	it := lf[lItem]
+	var f itemFields
+	pick(it, itemKeys, f[:])
+	id := f[iID].String()
 	cause := []int64{ref}
-	switch typ := itemTypeOf(it); typ {
+	switch typ := itemType(f[iType], f[iItemType]); typ {
 	case "agent_message", "reasoning", "plan":
 		kind := event.KindText
 		if typ == "reasoning" {
 			kind = event.KindThinking
 		}
-		text := it.Get("text").String()
-		mp := messagePhase(it)
+		text := f[iText].String()
+		mp := phaseOf(f[iPhase])
 		switch {
 		case phase == "started":
 			return []event.Event{{Kind: kind, Phase: event.PhaseStarted, PartID: id, MessagePhase: mp, Cause: cause}}
@@ -62,12 +68,12 @@ func (n *Normalizer) item(ref int64, v gjson.Result) []event.Event {
 		}
 		return nil // partial snapshots and empty reasoning carry nothing new
 	case "command_execution", "file_change", "mcp_tool_call", "web_search":
-		return n.toolItem(phase, id, it, cause)
+		return n.toolItem(phase, id, it, &f, cause)
 	case "collab_tool_call":
 		return n.collabItem(phase, id, it, cause)
 	case "todo_list":
 		done, all := 0, 0
-		for _, t := range it.Get("items").Array() {
+		for _, t := range f[iItems].Array() {
 			all++
 			if t.Get("completed").Bool() {
 				done++
@@ -77,7 +83,7 @@ func (n *Normalizer) item(ref int64, v gjson.Result) []event.Event {
 			Status: fmt.Sprintf("todo %d/%d", done, all), NativeType: "item." + phase + "/todo_list", Cause: cause}}
 	case "error":
 		return []event.Event{{Kind: event.KindError, Phase: event.PhaseFailed, PartID: id, Cause: cause,
-			Error: &event.Error{Type: "item_error", Message: it.Get("message").String()}}}
+			Error: &event.Error{Type: "item_error", Message: f[iMessage].String()}}}
 	}
 	return []event.Event{unknown(ref, nativeType(v))}
 }
@@ -85,24 +91,24 @@ func (n *Normalizer) item(ref int64, v gjson.Result) []event.Event {
 // toolItem reports a tool call once, as soon as its arguments are known
 // (item.started, or item.completed for items that never start), and its
 // result at item.completed.
-func (n *Normalizer) toolItem(phase, id string, it gjson.Result, cause []int64) []event.Event {
+func (n *Normalizer) toolItem(phase, id string, it gjson.Result, f *itemFields, cause []int64) []event.Event {
 	var out []event.Event
 	if !n.called[id] && phase != "" {
 		n.called[id] = true
-		t := toolOf(it)
+		t := toolOf(f)
 		out = append(out, event.Event{Kind: event.KindTool, Phase: event.PhaseCompleted, ToolCallID: id,
 			Tool: &t, Cause: cause})
 	}
 	if phase != "completed" {
 		return out
 	}
-	status := it.Get("status").String()
+	status := f[iStatus].String()
 	isErr := status == "failed" || status == "declined"
 	var output string
-	switch itemTypeOf(it) {
+	switch itemType(f[iType], f[iItemType]) {
 	case "command_execution":
-		output = it.Get("aggregated_output").String()
-		if c := it.Get("exit_code"); c.Type == gjson.Number && c.Int() != 0 {
+		output = f[iAggregatedOutput].String()
+		if c := f[iExitCode]; c.Type == gjson.Number && c.Int() != 0 {
 			isErr = true
 			if output == "" {
 				output = "exit code " + c.Raw
@@ -110,15 +116,15 @@ func (n *Normalizer) toolItem(phase, id string, it gjson.Result, cause []int64) 
 		}
 	case "file_change":
 		var lines []string
-		for _, c := range it.Get("changes").Array() {
+		for _, c := range f[iChanges].Array() {
 			lines = append(lines, c.Get("kind").String()+" "+c.Get("path").String())
 		}
 		output = strings.Join(lines, "\n")
 	case "mcp_tool_call":
-		if e := it.Get("error.message"); e.Exists() {
+		if e := inFirst(f[iError], it, "message", "error.message"); e.Exists() {
 			isErr, output = true, e.String()
 		} else {
-			output = mcpText(it.Get("result.content"))
+			output = mcpText(inFirst(f[iResult], it, "content", "result.content"))
 		}
 	}
 	return append(out, toolResult(id, isErr, output, cause))
@@ -138,32 +144,32 @@ func toolResult(id string, isErr bool, output string, cause []int64) event.Event
 // mcpText joins the text blocks of an MCP tool result's content.
 func mcpText(content gjson.Result) string {
 	var parts []string
-	for _, c := range content.Array() {
+	each(content, func(c gjson.Result) {
 		if c.Get("type").String() == "text" {
 			parts = append(parts, c.Get("text").String())
 		}
-	}
+	})
 	return strings.Join(parts, "\n")
 }
 
 // toolOf describes a tool item as a call: a name, a safe summary and the
 // arguments. Codex reports shell commands wrapped in a login shell; the
 // summary shows the command the model asked for.
-func toolOf(it gjson.Result) event.Tool {
-	switch itemTypeOf(it) {
+func toolOf(f *itemFields) event.Tool {
+	switch itemType(f[iType], f[iItemType]) {
 	case "command_execution":
-		return bashTool(it.Get("command").String())
+		return bashTool(f[iCommand].String())
 	case "file_change":
 		var paths []string
-		for _, c := range it.Get("changes").Array() {
+		for _, c := range f[iChanges].Array() {
 			paths = append(paths, c.Get("path").String())
 		}
 		return event.Tool{Name: "file_change", Summary: textcut.Summary(strings.Join(paths, ", ")),
-			Input: json.RawMessage(it.Get("changes").Raw)}
+			Input: json.RawMessage(f[iChanges].Raw)}
 	case "mcp_tool_call":
-		return mcpTool(it.Get("server").String(), it.Get("tool").String(), it.Get("arguments"))
+		return mcpTool(f[iServer].String(), f[iTool].String(), f[iArguments])
 	case "web_search":
-		return webSearchTool(it.Get("query").String())
+		return webSearchTool(f[iQuery].String())
 	}
 	return event.Tool{Name: "tool"}
 }

@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/evcap/evcap/event"
@@ -56,7 +57,7 @@ func New() *Normalizer {
 // Cause of every event derived from the line. Lines that are not JSON give
 // one unknown event; blank lines give nothing.
 func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
-	if len(strings.TrimSpace(string(line))) == 0 {
+	if len(bytes.TrimSpace(line)) == 0 {
 		return nil
 	}
 	n.sawLine = true
@@ -67,7 +68,8 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 	if !v.IsObject() {
 		return []event.Event{unknown(ref, census.Invalid)}
 	}
-	f := formatOf(v)
+	lf, items := readLine(v)
+	f := formatOfLine(v, &lf, items)
 	if n.format == formatUnknown {
 		n.format = f
 	}
@@ -75,7 +77,7 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 		return n.legacyLine(ref, v)
 	}
 	cause := []int64{ref}
-	switch v.Get("type").String() {
+	switch lf[lType].String() {
 	case "thread.started":
 		return []event.Event{{Kind: event.KindInit, Phase: event.PhaseCompleted,
 			SessionID: v.Get("thread_id").String(), Cause: cause}}
@@ -127,7 +129,7 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 		return []event.Event{{Kind: event.KindError, Phase: event.PhaseFailed, Cause: cause,
 			Error: &event.Error{Type: "stream_error", Message: msg}}}
 	case "item.started", "item.updated", "item.completed":
-		return n.item(ref, v)
+		return n.item(ref, v, &lf)
 	case "item.plan.delta", "request_user_input":
 		return nil // ignored: see ignoredTypes
 	}

@@ -68,12 +68,14 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 	}
 	v := gjson.ParseBytes(line)
 	refs := []int64{ref}
-	typ := v.Get("type").String()
-	if typ == "message" && v.Get("role").String() == "user" {
+	var f [lineFields]gjson.Result
+	pick(v, lineKeys, f[:])
+	typ := f[lType].String()
+	if typ == "message" && f[lRole].String() == "user" {
 		return nil
 	}
-	if typ == "message" && v.Get("role").String() == "assistant" {
-		return n.message(refs, v)
+	if typ == "message" && f[lRole].String() == "assistant" {
+		return n.message(refs, v, &f)
 	}
 	// Any other line ends a run of text deltas.
 	out := n.closeRun()
@@ -85,12 +87,12 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 		return append(out, event.Event{Kind: event.KindInit, Phase: event.PhaseCompleted,
 			SessionID: n.sessionID, Model: v.Get("model").String(), Cause: refs})
 	case "tool_use":
-		name, summary := summarize(v.Get("tool_name").String(), v.Get("parameters"))
+		name, summary := summarize(f[lToolName].String(), f[lParameters])
 		return append(out, event.Event{Kind: event.KindTool, Phase: event.PhaseCompleted,
-			SessionID: n.sessionID, ToolCallID: v.Get("tool_id").String(),
-			Tool: &event.Tool{Name: name, Summary: summary, Input: rawOf(v.Get("parameters"))}, Cause: refs})
+			SessionID: n.sessionID, ToolCallID: f[lToolID].String(),
+			Tool: &event.Tool{Name: name, Summary: summary, Input: rawOf(f[lParameters])}, Cause: refs})
 	case "tool_result":
-		return append(out, n.toolResult(refs, v))
+		return append(out, n.toolResult(refs, v, &f))
 	case "result":
 		return append(out, n.result(refs, v)...)
 	case "error":
@@ -103,10 +105,11 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 		NativeType: nativeType(v), Cause: refs})
 }
 
-// message handles an assistant message line.
-func (n *Normalizer) message(refs []int64, v gjson.Result) []event.Event {
-	content := v.Get("content").String()
-	if !v.Get("delta").Bool() {
+// message handles the assistant message line v, whose top-level fields f
+// holds.
+func (n *Normalizer) message(refs []int64, v gjson.Result, f *[lineFields]gjson.Result) []event.Event {
+	content := f[lContent].String()
+	if !f[lDelta].Bool() {
 		out := n.closeRun()
 		n.runCount++
 		n.lastText = content
@@ -154,9 +157,9 @@ func (n *Normalizer) closeRun() []event.Event {
 // numbered from 1 in the order they start.
 func (n *Normalizer) partID() string { return "text-" + strconv.Itoa(n.runCount) }
 
-func (n *Normalizer) toolResult(refs []int64, v gjson.Result) event.Event {
-	isErr := v.Get("status").String() != "success"
-	output := v.Get("output").String()
+func (n *Normalizer) toolResult(refs []int64, v gjson.Result, f *[lineFields]gjson.Result) event.Event {
+	isErr := f[lStatus].String() != "success"
+	output := f[lOutput].String()
 	if isErr && output == "" {
 		output = v.Get("error.message").String()
 	}
@@ -165,7 +168,7 @@ func (n *Normalizer) toolResult(refs []int64, v gjson.Result) event.Event {
 		phase = event.PhaseFailed
 	}
 	return event.Event{Kind: event.KindToolResult, Phase: phase, SessionID: n.sessionID,
-		ToolCallID: v.Get("tool_id").String(),
+		ToolCallID: f[lToolID].String(),
 		ToolResult: &event.ToolResult{IsError: isErr, Output: textcut.Output(output), OutputBytes: len(output)},
 		Cause:      refs}
 }
