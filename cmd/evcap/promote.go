@@ -6,13 +6,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/evcap/evcap/fixtures"
 	"github.com/evcap/evcap/minimize"
 	"github.com/evcap/evcap/promote"
 	"github.com/evcap/evcap/replay"
-	"github.com/evcap/evcap/sanitize"
 	"github.com/evcap/evcap/scan"
 	"github.com/spf13/cobra"
 )
@@ -51,93 +49,8 @@ checks your program against the fixture from then on.`,
   evcap promote capture.jsonl --name tools --exec 'node bridge.js' --exec-name bridge`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			bad := func(err error) error { return &exitError{code: 2, err: err} }
-			src := args[0]
-			if src == "-" {
-				tmp, err := spoolStdin(s.in)
-				if err != nil {
-					return bad(err)
-				}
-				defer os.Remove(tmp)
-				src = tmp
-			}
-			clean, findings, err := sanitizeForPromote(cmd.Context(), src, args[0], &paths)
-			if clean != "" {
-				defer os.Remove(clean)
-			}
-			if err != nil {
-				return bad(err)
-			}
-			if len(findings) > 0 {
-				for _, f := range findings {
-					fmt.Fprintf(s.err, "%s\n", f)
-				}
-				return &exitError{code: 1, err: fmt.Errorf("%s: refusing to promote: %d finding(s) remain after sanitizing (add a rule or an allowlist entry in %s if one is a false positive)", args[0], len(findings), paths.config)}
-			}
-			fx, err := replay.LoadCaptureFile(clean)
-			if err != nil {
-				return bad(err)
-			}
-			nopts := normOptions{restored: fx.Restored}
-			if _, err := newNormalizerWith(fx.Provider, nopts); err != nil {
-				return bad(fmt.Errorf("%s: %w", args[0], err))
-			}
-			norm := func() replay.Normalizer { n, _ := newNormalizerWith(fx.Provider, nopts); return n }
-			if shrink {
-				ropts := replay.Options{Mode: replay.ModeNative, Normalizer: norm}
-				if err := inject(&ropts, fault); err != nil {
-					return bad(err)
-				}
-				fails, m, err := minimize.ReplayFails(fx, ropts)
-				if errors.Is(err, minimize.ErrNoFailure) {
-					return &exitError{code: 1, err: fmt.Errorf("%s: native replay matches the recorded normalized_out; there is no failure to minimize", args[0])}
-				}
-				if err != nil {
-					return bad(err)
-				}
-				res, err := minimize.Fixture(cmd.Context(), fx, fails)
-				if err != nil {
-					return bad(err)
-				}
-				fmt.Fprintf(s.out, "minimized: removed %d of %d events, %d left (%d native lines); the failure is still:\n%s",
-					res.Before.Events-res.After.Events, res.Before.Events, res.After.Events, res.After.NativeLines, m.Error())
-				fx = res.Fixture
-			}
-			// Promote into a scratch tree first: goldens are derived text
-			// (a reassembled delta, a rendered answer) and are scanned
-			// before anything reaches DIR.
-			stage, err := os.MkdirTemp("", "evcap-promote-")
-			if err != nil {
-				return bad(err)
-			}
-			defer os.RemoveAll(stage)
-			staged, err := promote.Promote(fx, promote.Options{Name: name, Dir: stage, Normalizer: norm, Source: filepath.Base(args[0])})
-			if err != nil {
-				return bad(err)
-			}
-			if findings, err := scanPromoted(staged, &paths); err != nil || len(findings) > 0 {
-				if err != nil {
-					return bad(err)
-				}
-				for _, f := range findings {
-					fmt.Fprintf(s.err, "%s\n", strings.Replace(f.String(), staged, "<fixture>", 1))
-				}
-				return &exitError{code: 1, err: fmt.Errorf("%s: refusing to promote: %d finding(s) in the fixture or its goldens; nothing was written", args[0], len(findings))}
-			}
-			out, err := promote.Promote(fx, promote.Options{Name: name, Dir: dir, Normalizer: norm, Source: filepath.Base(args[0])})
-			if err != nil {
-				return bad(err)
-			}
-			fmt.Fprintf(s.out, "promoted %s to %s (%s, %s)\n", args[0], out, fixtures.FileName, goldenList(out))
-			if restored != "" {
-				if err := promoteRestored(cmd.Context(), s, out, restored, &paths); err != nil {
-					return &exitError{code: 1, err: err}
-				}
-			}
-			if execCmd != "" {
-				return promoteExec(cmd.Context(), s, out, execCmd, execName)
-			}
-			return nil
+			return runPromote(cmd.Context(), s, args[0], promoteFlags{name: name, dir: dir, fault: fault,
+				execCmd: execCmd, execName: execName, restored: restored, shrink: shrink, paths: &paths})
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "scenario name of the fixture (required)")
@@ -167,13 +80,112 @@ func goldenList(dir string) string {
 	return s
 }
 
+// promoteFlags are the settings of one evcap promote.
+type promoteFlags struct {
+	name, dir, fault, execCmd, execName, restored string
+	shrink                                        bool
+	paths                                         *machinePaths
+}
+
+// runPromote is evcap promote: sanitize and scan the capture
+// (promote.SanitizeAndScan), optionally minimize it, promote it behind
+// the scan of its goldens (promote.Checked), then add the restored
+// session and the exec golden when asked.
+func runPromote(ctx context.Context, s streams, arg string, o promoteFlags) error {
+	bad := func(err error) error { return &exitError{code: 2, err: err} }
+	src := arg
+	if src == "-" {
+		tmp, err := spoolStdin(s.in)
+		if err != nil {
+			return bad(err)
+		}
+		defer os.Remove(tmp)
+		src = tmp
+	}
+	clean, findings, err := sanitizeForPromote(ctx, src, arg, o.paths)
+	if clean != "" {
+		defer os.Remove(clean)
+	}
+	if err != nil {
+		return bad(err)
+	}
+	if len(findings) > 0 {
+		for _, f := range findings {
+			fmt.Fprintf(s.err, "%s\n", f)
+		}
+		return &exitError{code: 1, err: fmt.Errorf("%s: refusing to promote: %d finding(s) remain after sanitizing (add a rule or an allowlist entry in %s if one is a false positive)", arg, len(findings), o.paths.config)}
+	}
+	fx, err := replay.LoadCaptureFile(clean)
+	if err != nil {
+		return bad(err)
+	}
+	nopts := normOptions{restored: fx.Restored}
+	if _, err := newNormalizerWith(fx.Provider, nopts); err != nil {
+		return bad(fmt.Errorf("%s: %w", arg, err))
+	}
+	norm := func() replay.Normalizer { n, _ := newNormalizerWith(fx.Provider, nopts); return n }
+	if o.shrink {
+		if fx, err = minimizeForPromote(ctx, s, fx, norm, arg, o.fault); err != nil {
+			return err
+		}
+	}
+	m, err := o.paths.machine()
+	if err != nil {
+		return bad(err)
+	}
+	out, findings, err := promote.Checked(ctx, fx, promote.Options{Name: o.name, Dir: o.dir, Normalizer: norm, Source: filepath.Base(arg)}, m)
+	if err != nil {
+		return bad(err)
+	}
+	if len(findings) > 0 {
+		for _, f := range findings {
+			fmt.Fprintf(s.err, "%s\n", f)
+		}
+		return &exitError{code: 1, err: fmt.Errorf("%s: refusing to promote: %d finding(s) in the fixture or its goldens; nothing was written", arg, len(findings))}
+	}
+	fmt.Fprintf(s.out, "promoted %s to %s (%s, %s)\n", arg, out, fixtures.FileName, goldenList(out))
+	if o.restored != "" {
+		if err := promoteRestored(ctx, s, out, o.restored, o.paths); err != nil {
+			return &exitError{code: 1, err: err}
+		}
+	}
+	if o.execCmd != "" {
+		return promoteExec(ctx, s, out, o.execCmd, o.execName)
+	}
+	return nil
+}
+
+// minimizeForPromote shrinks fx to the fewest native lines whose native
+// replay still fails the same way, and says how much went.
+func minimizeForPromote(ctx context.Context, s streams, fx *fixtures.Fixture, norm func() replay.Normalizer, arg, fault string) (*fixtures.Fixture, error) {
+	bad := func(err error) error { return &exitError{code: 2, err: err} }
+	ropts := replay.Options{Mode: replay.ModeNative, Normalizer: norm}
+	if err := inject(&ropts, fault); err != nil {
+		return nil, bad(err)
+	}
+	fails, m, err := minimize.ReplayFails(fx, ropts)
+	if errors.Is(err, minimize.ErrNoFailure) {
+		return nil, &exitError{code: 1, err: fmt.Errorf("%s: native replay matches the recorded normalized_out; there is no failure to minimize", arg)}
+	}
+	if err != nil {
+		return nil, bad(err)
+	}
+	res, err := minimize.Fixture(ctx, fx, fails)
+	if err != nil {
+		return nil, bad(err)
+	}
+	fmt.Fprintf(s.out, "minimized: removed %d of %d events, %d left (%d native lines); the failure is still:\n%s",
+		res.Before.Events-res.After.Events, res.Before.Events, res.After.Events, res.After.NativeLines, m.Error())
+	return res.Fixture, nil
+}
+
 // sanitizeForPromote writes the sanitized form of the capture at path to a
-// temporary file and scans it; name is what messages and findings call
-// the capture (path, or "-" for a copy of standard input). It returns the
-// temporary file (to be removed by the caller) and what the scan still
-// finds.
+// temporary file and scans it (promote.SanitizeAndScan); name is what
+// messages and findings call the capture (path, or "-" for a copy of
+// standard input). It returns the temporary file (to be removed by the
+// caller) and what the scan still finds.
 func sanitizeForPromote(ctx context.Context, path, name string, paths *machinePaths) (string, []scan.Finding, error) {
-	home, project, fallback, tmp, cfg, err := paths.resolve()
+	m, err := paths.machine()
 	if err != nil {
 		return "", nil, err
 	}
@@ -186,38 +198,15 @@ func sanitizeForPromote(ctx context.Context, path, name string, paths *machinePa
 	if err != nil {
 		return "", nil, err
 	}
-	opts := sanitize.Options{Home: home, Project: project, DefaultProject: fallback, Temp: tmp, Config: cfg}
-	_, err = sanitize.SanitizeContext(ctx, withContext(ctx, in), name, out, opts)
+	findings, err := promote.SanitizeAndScan(ctx, withContext(ctx, in), name, out, m)
 	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
-	if err != nil {
-		return out.Name(), nil, fmt.Errorf("sanitize %s: %w", name, err)
-	}
-	f, err := os.Open(out.Name())
-	if err != nil {
-		return out.Name(), nil, err
-	}
-	defer f.Close()
-	sc, err := scan.New(scan.Options{Home: home, Project: project, Temp: tmp, Config: cfg})
-	if err != nil {
-		return out.Name(), nil, err
-	}
-	findings, err := sc.ReadContext(ctx, f, name, scan.KindCapture)
 	return out.Name(), findings, err
 }
 
-// scanPromoted scans the fixture tree promote wrote (fixture.json and
-// every golden), as evcap scan does.
-func scanPromoted(dir string, paths *machinePaths) ([]scan.Finding, error) {
-	home, project, _, tmp, cfg, err := paths.resolve()
-	if err != nil {
-		return nil, err
-	}
-	sc, err := scan.New(scan.Options{Home: home, Project: project, Temp: tmp, Config: cfg})
-	if err != nil {
-		return nil, err
-	}
-	res, err := sc.Paths([]string{dir})
-	return res.Findings, err
+// machine is the promote library's view of the path flags.
+func (m *machinePaths) machine() (promote.Machine, error) {
+	home, project, fallback, tmp, cfg, err := m.resolve()
+	return promote.Machine{Home: home, Project: project, DefaultProject: fallback, Temp: tmp, Config: cfg}, err
 }

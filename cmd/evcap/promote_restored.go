@@ -58,7 +58,11 @@ func promoteRestored(ctx context.Context, s streams, fixtureDir, path string, pa
 	if err != nil {
 		return err
 	}
-	if found, err := scanPromoted(staged, paths); err != nil || len(found) > 0 {
+	m, err := paths.machine()
+	if err != nil {
+		return err
+	}
+	if found, err := promote.ScanFixture(ctx, staged, m); err != nil || len(found) > 0 {
 		if err != nil {
 			return err
 		}
