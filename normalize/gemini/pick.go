@@ -1,8 +1,8 @@
 package gemini
 
-// This file is the same in every normalize/<provider> package (here
-// without each, which gemini does not need), which cannot import each
-// other; it is meant to become one internal package.
+// This file is the same in every normalize/<provider> package, which
+// cannot import each other (here without each, which opencode and gemini
+// do not need); it is meant to become one internal package.
 
 import (
 	"strings"

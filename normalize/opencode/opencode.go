@@ -146,11 +146,13 @@ func (n *Normalizer) payload(refs []int64, p []byte) []event.Event {
 			NativeType: census.Invalid, Cause: refs}}
 	}
 	v := gjson.ParseBytes(p)
+	var f lineFields
+	pick(v, lineKeys, f[:])
 	var out []event.Event
-	if v.Get("properties").IsObject() {
+	if f[lProperties].IsObject() {
 		out = n.bus(refs, v)
 	} else {
-		out = n.run(refs, v)
+		out = n.run(refs, v, &f)
 	}
 	for _, e := range out {
 		switch e.Kind {

@@ -7,14 +7,15 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// run handles one line of `opencode run --format json`.
-func (n *Normalizer) run(refs []int64, v gjson.Result) []event.Event {
-	sid := v.Get("sessionID").String()
+// run handles one line of `opencode run --format json`, v, whose
+// top-level fields f holds.
+func (n *Normalizer) run(refs []int64, v gjson.Result, f *lineFields) []event.Event {
+	sid := f[lSessionID].String()
 	if sid != "" {
 		n.turn.sessionID = sid
 	}
-	part := v.Get("part")
-	switch v.Get("type").String() {
+	part := f[lPart]
+	switch f[lType].String() {
 	case "step_start":
 		return nil
 	case "text":
@@ -26,7 +27,7 @@ func (n *Normalizer) run(refs []int64, v gjson.Result) []event.Event {
 	case "step_finish":
 		return n.stepFinish(refs, sid, part)
 	case "error":
-		return n.fatalError(refs, sid, v.Get("error"))
+		return n.fatalError(refs, sid, f[lError])
 	case "done":
 		out := []event.Event{{Kind: event.KindStatus, Phase: event.PhaseUpdated, SessionID: sid,
 			Status: "idle", NativeType: "done", Cause: refs}}
@@ -37,12 +38,14 @@ func (n *Normalizer) run(refs []int64, v gjson.Result) []event.Event {
 
 // wholePart emits the completed event of a text or reasoning part.
 func (n *Normalizer) wholePart(refs []int64, sid string, part gjson.Result, kind event.Kind) []event.Event {
-	text := part.Get("text").String()
+	var f partFieldSet
+	pick(part, partKeys, f[:])
+	text := f[pText].String()
 	if kind == event.KindText {
 		n.turn.lastText = text
 	}
 	return []event.Event{{Kind: kind, Phase: event.PhaseCompleted, SessionID: sid,
-		MessageID: part.Get("messageID").String(), PartID: part.Get("id").String(),
+		MessageID: f[pMessageID].String(), PartID: f[pID].String(),
 		Text: text, Cause: refs}}
 }
 
@@ -75,12 +78,15 @@ func (n *Normalizer) fatalError(refs []int64, sid string, e gjson.Result) []even
 // toolPart maps a tool part (from run's tool_use or the bus's
 // message.part.updated) by its state.
 func (n *Normalizer) toolPart(refs []int64, sid string, part gjson.Result) []event.Event {
-	state := part.Get("state")
-	status := state.Get("status").String()
-	base := event.Event{SessionID: sid, MessageID: part.Get("messageID").String(),
-		PartID: part.Get("id").String(), ToolCallID: part.Get("callID").String(), Cause: refs}
-	input := state.Get("input")
-	tool := toolOf(part.Get("tool").String(), input)
+	var f partFieldSet
+	pick(part, partKeys, f[:])
+	var st stateFieldSet
+	pick(f[pState], stateKeys, st[:])
+	status := st[sStatus].String()
+	base := event.Event{SessionID: sid, MessageID: f[pMessageID].String(),
+		PartID: f[pID].String(), ToolCallID: f[pCallID].String(), Cause: refs}
+	input := st[sInput]
+	tool := toolOf(f[pTool].String(), input)
 
 	key := base.PartID + "\x00" + status + "\x00" + input.Raw
 	if base.PartID != "" && n.tools[base.PartID] == key {
@@ -105,11 +111,11 @@ func (n *Normalizer) toolPart(refs []int64, sid string, part gjson.Result) []eve
 		res := base
 		res.Kind = event.KindToolResult
 		res.Phase = event.PhaseCompleted
-		output := state.Get("output").String()
+		output := st[sOutput].String()
 		isErr := status == "error"
 		if isErr {
 			res.Phase = event.PhaseFailed
-			output = state.Get("error").String()
+			output = st[sError].String()
 		}
 		res.ToolResult = &event.ToolResult{IsError: isErr, Output: textcut.Output(output), OutputBytes: len(output)}
 		return []event.Event{ev, res}
