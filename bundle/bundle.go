@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/sanitize"
@@ -24,9 +25,10 @@ const (
 )
 
 // ModTime is the modification time of every entry, so that archives of
-// the same capture are byte-identical (it is the time sanitize moves
-// captures to).
-var ModTime = sanitize.Epoch
+// the same capture are byte-identical: 2000-01-01T00:00:00Z, the instant
+// sanitize moves captures to (sanitize's epoch). A function, so that no
+// program can change the time another part of it writes.
+func ModTime() time.Time { return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC) }
 
 // ErrLeak is wrapped by *LeakError: the scan found something in the bundle.
 var ErrLeak = errors.New("the bundle would leak")
@@ -101,11 +103,15 @@ type Bundle struct {
 // anything. scratch holds the sanitized capture until the bundle is
 // written; the caller owns it (a temporary file). When in is an
 // io.ReadSeeker the sanitizer first learns the project root the capture
-// names.
+// names; a stream read once (a FIFO, a pipe) cannot tell it for the
+// records before the one naming it, so pass such an input through
+// source.Spool, which copies it once to a file, to get the archive its file
+// would give. Once ctx is done (checked before each record and each read
+// of the copy and the scan) Build returns ctx's cause.
 func Build(ctx context.Context, in io.Reader, name string, scratch io.ReadWriteSeeker, opts Options) (*Bundle, error) {
 	var rep sanitize.Report
 	if opts.AlreadySanitized {
-		if _, err := io.Copy(scratch, in); err != nil {
+		if _, err := io.Copy(scratch, ctxReader{ctx, in}); err != nil {
 			return nil, fmt.Errorf("bundle: copy %s: %w", name, err)
 		}
 		rep.Project = opts.Sanitize.Project
@@ -160,7 +166,7 @@ func Build(ctx context.Context, in io.Reader, name string, scratch io.ReadWriteS
 				return nil, fmt.Errorf("bundle: rewind sanitized capture: %w", err)
 			}
 		}
-		found, err := sc.Read(f.r, f.name, f.kind)
+		found, err := sc.Read(ctxReader{ctx, f.r}, f.name, f.kind)
 		if err != nil {
 			return nil, fmt.Errorf("bundle: scan %s: %w", f.name, err)
 		}
@@ -177,7 +183,7 @@ func Build(ctx context.Context, in io.Reader, name string, scratch io.ReadWriteS
 func (b *Bundle) WriteZip(w io.Writer) error {
 	zw := zip.NewWriter(w)
 	add := func(name string, r io.Reader) error {
-		h := &zip.FileHeader{Name: Dir + name, Method: zip.Deflate, Modified: ModTime}
+		h := &zip.FileHeader{Name: Dir + name, Method: zip.Deflate, Modified: ModTime()}
 		h.SetMode(0o644)
 		fw, err := zw.CreateHeader(h)
 		if err != nil {
@@ -208,3 +214,17 @@ func (b *Bundle) WriteZip(w io.Writer) error {
 
 // ManifestJSON is manifest.json as written to the archive.
 func (b *Bundle) ManifestJSON() []byte { return b.manifest }
+
+// ctxReader fails with ctx's cause once ctx is done, so that copying and
+// scanning, which take no context of their own, stop at their next read.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := context.Cause(c.ctx); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}

@@ -66,8 +66,8 @@ func TestCorpusBundlesPassScan(t *testing.T) {
 			entries := map[string][]byte{}
 			for _, f := range zr.File {
 				names = append(names, f.Name)
-				if !f.Modified.Equal(bundle.ModTime) {
-					t.Errorf("%s: modified %v, want the fixed %v", f.Name, f.Modified, bundle.ModTime)
+				if !f.Modified.Equal(bundle.ModTime()) {
+					t.Errorf("%s: modified %v, want the fixed %v", f.Name, f.Modified, bundle.ModTime())
 				}
 				rc, err := f.Open()
 				if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/evcap/evcap/redact"
 	"github.com/evcap/evcap/sanitize"
 	"github.com/evcap/evcap/scan"
+	"github.com/evcap/evcap/source"
 	"github.com/spf13/cobra"
 )
 
@@ -70,11 +71,31 @@ directory adds rules and allowlist entries. --print-summary prints summary.md
 }
 
 func runBundle(cmd *cobra.Command, s streams, name string, o bundleOptions) error {
-	in, err := openCaptureFile(name)
+	// A FIFO is read once, into a temporary copy that sanitize can read
+	// twice (source.Spool); a regular file is read in place.
+	var f *os.File
+	var err error
+	if fi, serr := os.Stat(name); serr == nil && fi.Mode()&os.ModeNamedPipe != 0 {
+		f, err = os.Open(name)
+	} else {
+		f, err = openCaptureFile(name)
+	}
 	if err != nil {
 		return &exitError{code: 2, err: fmt.Errorf("bundle: %w", err)}
 	}
-	defer in.Close()
+	defer f.Close()
+	interruptibleFile(cmd.Context(), f)
+	in, spooled, err := source.Spool(cmd.Context(), f, name, func() (*os.File, error) { return createTemp("", "evcap-bundle-in-*.jsonl") })
+	if err != nil {
+		return &exitError{code: 2, err: fmt.Errorf("bundle: %w", err)}
+	}
+	if spooled {
+		defer func() {
+			in.Close()
+			os.Remove(in.Name())
+			forgetTemp(in.Name())
+		}()
+	}
 	home, project, temp := o.home, o.project, o.temp
 	if home == "" {
 		home, _ = os.UserHomeDir()
