@@ -28,65 +28,89 @@ With --json it prints the selected records unchanged, one per line.`,
   evcap cat --stage native_in,meta --json capture.jsonl | jq .payload`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			want := map[envelope.Stage]bool{}
-			for _, st := range stagesFlag {
-				for _, one := range strings.Split(st, ",") {
-					stage := envelope.Stage(strings.TrimSpace(one))
-					if !stage.Valid() {
-						return &exitError{code: 2, err: fmt.Errorf("--stage %q: not one of %v", one, envelope.Stages())}
-					}
-					want[stage] = true
-				}
+			want, err := parseStages(stagesFlag)
+			if err != nil {
+				return &exitError{code: 2, err: err}
 			}
 			r, done, err := openInput(s, args[0])
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
 			defer done()
-			rd := envelope.NewReader(r, args[0], envelope.ReaderOptions{})
-			var buf []byte
-			bad := 0
-			for {
-				rec, err := rd.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					var le *envelope.LineError
-					if errors.As(err, &le) {
-						fmt.Fprintln(s.err, "evcap:", err)
-						bad++
-						continue
-					}
-					return err
-				}
-				if len(want) > 0 && !want[rec.Stage] {
-					continue
-				}
-				if asJSON {
-					buf = envelope.AppendRecord(buf[:0], rec)
-					if _, err := s.out.Write(buf); err != nil {
-						return err
-					}
-					continue
-				}
-				causes := causeList(rec.Cause)
-				line := fmt.Sprintf("%6d  %-14s  %-28s %-8s %s", rec.Sequence, rec.Stage, rec.EventType, causes, Summarize(rec))
-				if width > 0 {
-					line = cutRunes(line, width)
-				}
-				fmt.Fprintln(s.out, strings.TrimRight(line, " "))
-			}
-			if bad > 0 {
-				return &exitError{code: 1}
-			}
-			return nil
+			return catRecords(s, r, args[0], catOptions{want: want, asJSON: asJSON, width: width})
 		},
 	}
 	cmd.Flags().StringSliceVar(&stagesFlag, "stage", nil, "only these stages (comma-separated or repeated): native_in, native_out, normalized_out, legacy_out, handler_in, render_in, meta")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the selected records as JSONL, unchanged")
 	cmd.Flags().IntVar(&width, "width", 160, "cut lines to this many characters (0: no limit)")
 	return cmd
+}
+
+// parseStages reads --stage values (comma-separated or repeated) into a
+// set; an empty set means every stage.
+func parseStages(vals []string) (map[envelope.Stage]bool, error) {
+	want := map[envelope.Stage]bool{}
+	for _, st := range vals {
+		for _, one := range strings.Split(st, ",") {
+			stage := envelope.Stage(strings.TrimSpace(one))
+			if !stage.Valid() {
+				return nil, fmt.Errorf("--stage %q: not one of %v", one, envelope.Stages())
+			}
+			want[stage] = true
+		}
+	}
+	return want, nil
+}
+
+// catOptions are cat's output settings.
+type catOptions struct {
+	want   map[envelope.Stage]bool // stages to print; empty: all
+	asJSON bool
+	width  int
+}
+
+// catRecords prints the records of r, one line each (or unchanged with
+// asJSON). A line that is not a record is reported on stderr and skipped;
+// any such line makes the exit status 1.
+func catRecords(s streams, r io.Reader, name string, o catOptions) error {
+	rd := envelope.NewReader(r, name, envelope.ReaderOptions{})
+	var buf []byte
+	bad := 0
+	for {
+		rec, err := rd.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var le *envelope.LineError
+			if errors.As(err, &le) {
+				fmt.Fprintln(s.err, "evcap:", err)
+				bad++
+				continue
+			}
+			return err
+		}
+		if len(o.want) > 0 && !o.want[rec.Stage] {
+			continue
+		}
+		if o.asJSON {
+			buf = envelope.AppendRecord(buf[:0], rec)
+			if _, err := s.out.Write(buf); err != nil {
+				return err
+			}
+			continue
+		}
+		causes := causeList(rec.Cause)
+		line := fmt.Sprintf("%6d  %-14s  %-28s %-8s %s", rec.Sequence, rec.Stage, rec.EventType, causes, Summarize(rec))
+		if o.width > 0 {
+			line = cutRunes(line, o.width)
+		}
+		fmt.Fprintln(s.out, strings.TrimRight(line, " "))
+	}
+	if bad > 0 {
+		return &exitError{code: 1}
+	}
+	return nil
 }
 
 // causeList shows a record's causes compactly: ←4, ←4,5, or ←8…48 (14).

@@ -74,29 +74,12 @@ standard input.`,
 			}
 			opts := sanitize.Options{Home: home, Project: project, DefaultProject: fallback, Temp: tmp,
 				DropTimes: dropTimes, PrivateText: private, Config: cfg}
-			var in io.Reader
 			name := args[0]
-			switch fi, err := os.Stat(name); {
-			case name == "-":
-				in = s.in
-			case err == nil && fi.Mode()&os.ModeNamedPipe != 0:
-				// A FIFO is read once, as standard input is: it cannot
-				// seek, so the project root comes from the flags.
-				f, err := os.Open(name)
-				if err != nil {
-					return &exitError{code: 2, err: fmt.Errorf("sanitize: %w", err)}
-				}
-				defer f.Close()
-				interruptibleFile(cmd.Context(), f)
-				in = struct{ io.Reader }{f}
-			default:
-				f, err := openCaptureFile(name)
-				if err != nil {
-					return &exitError{code: 2, err: fmt.Errorf("sanitize: %w", err)}
-				}
-				defer f.Close()
-				in = f
+			in, closeIn, err := openOnceOrSeekable(cmd.Context(), s, name)
+			if err != nil {
+				return &exitError{code: 2, err: fmt.Errorf("sanitize: %w", err)}
 			}
+			defer closeIn()
 			in, finish := withProgress(in, progressTo(s, out == "" || out == "-"), name)
 			defer finish()
 			in = withContext(s.ctx, in)
