@@ -42,12 +42,12 @@ func (typeNormalizer) Line(_ int64, line []byte) []event.Event {
 
 func (typeNormalizer) End() []event.Event { return nil }
 
-type lines struct {
+type fakeLines struct {
 	ls []string
 	i  int
 }
 
-func (l *lines) Next() (int64, []byte, error) {
+func (l *fakeLines) Next() (int64, []byte, error) {
 	if l.i == len(l.ls) {
 		return 0, nil, io.EOF
 	}
@@ -58,7 +58,7 @@ func (l *lines) Next() (int64, []byte, error) {
 func count(t *testing.T, name string, o census.FileOptions, ls ...string) *census.Group {
 	t.Helper()
 	o.Name, o.Provider = name, "p"
-	g, err := census.CountFile(context.Background(), &lines{ls: ls}, typeNormalizer{}, o)
+	g, err := census.CountFile(context.Background(), &fakeLines{ls: ls}, typeNormalizer{}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestParseFailOn(t *testing.T) {
 func TestCountFileStopsOnContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := census.CountFile(ctx, &lines{ls: []string{"text"}}, typeNormalizer{}, census.FileOptions{Name: "a"}); err != context.Canceled {
+	if _, err := census.CountFile(ctx, &fakeLines{ls: []string{"text"}}, typeNormalizer{}, census.FileOptions{Name: "a"}); err != context.Canceled {
 		t.Errorf("err %v, want context.Canceled", err)
 	}
 }
