@@ -43,6 +43,11 @@ type Options struct {
 	AutoStart bool
 	// StartInfo is what an automatic capture.start says.
 	StartInfo Start
+	// Observe, when set, sees every record right after it was written,
+	// stamped as in the file (its time, capture id when the Capturer made
+	// the file, sequence). It runs on the writing goroutine: it must
+	// return at once and must not keep rec or its slices.
+	Observe func(rec *envelope.Record)
 }
 
 // Capturer writes the taps of one integration run into an envelope.Writer.
@@ -58,6 +63,7 @@ type Capturer struct {
 	started    time.Time
 	closer     io.Closer
 	path       string
+	id         string // the capture id, when the Capturer made the file
 	err        error
 	// begun: capture.start is written (or, without AutoStart, not wanted).
 	begun bool
@@ -93,30 +99,7 @@ func (c *Capturer) Err() error {
 }
 
 func (c *Capturer) write(stage envelope.Stage, eventType string, payload []byte, cause []int64) int64 {
-	c.mu.Lock()
-	begin := !c.begun
-	c.begun = true
-	c.mu.Unlock()
-	if begin && eventType != envelope.EventCaptureStart {
-		c.writeStart(c.opts.StartInfo)
-	}
-	var ledger []envelope.Redaction
-	if c.opts.Redact != nil {
-		payload, ledger = c.opts.Redact(stage, payload)
-	}
-	c.mu.Lock()
-	rec := envelope.Record{Provider: c.opts.Provider, SessionID: c.sessionID, TurnID: c.turnID,
-		Stage: stage, EventType: eventType, Payload: payload, Redactions: ledger, Cause: cause}
-	c.mu.Unlock()
-	seq, err := c.w.Write(&rec)
-	if err != nil {
-		c.mu.Lock()
-		if c.err == nil {
-			c.err = err
-		}
-		c.mu.Unlock()
-	}
-	return seq
+	return c.writeStamped(stage, eventType, payload, Stamp{Cause: cause})
 }
 
 // Native records one line the agent printed (without its newline) as a
@@ -125,17 +108,7 @@ func (c *Capturer) Native(line []byte) int64 {
 	if c == nil {
 		return 0
 	}
-	payload, kind := envelope.EncodeNativeLine(line)
-	eventType := envelope.EventNonJSON
-	if kind == envelope.NativeJSON {
-		eventType = NativeEventType(line)
-	} else {
-		payload = append([]byte(nil), payload...)
-	}
-	seq := c.write(envelope.StageNativeIn, eventType, payload, nil)
-	c.mu.Lock()
-	c.lastNative = seq
-	c.mu.Unlock()
+	seq, _ := c.NativeWith(line, Stamp{})
 	return seq
 }
 
@@ -144,8 +117,7 @@ func (c *Capturer) Stderr(line []byte) int64 {
 	if c == nil {
 		return 0
 	}
-	payload, _ := envelope.EncodeTextLine(line)
-	return c.write(envelope.StageNativeIn, envelope.EventStderr, payload, nil)
+	return c.StderrWith(line, Stamp{})
 }
 
 // NativeEventType names a provider JSON line by its "type" field, adding
@@ -177,23 +149,14 @@ func (c *Capturer) Normalized(e event.Event) int64 {
 		}
 		c.mu.Unlock()
 	}
-	e.Cause = nil // the record's cause field holds it; keep one source of truth
-	payload, err := envelope.MarshalPayload(e)
-	if err != nil {
-		payload = []byte(`null`)
-	}
-	return c.write(envelope.StageNormalizedOut, string(e.Kind), payload, cause)
+	// The record's cause field holds it; keep one source of truth.
+	return c.NormalizedWith(e, Stamp{Cause: cause})
 }
 
 // Legacy records one legacy marker line ("[CONTENT_DELTA] \"hi\"").
 func (c *Capturer) Legacy(line []byte, cause []int64) int64 {
 	if c == nil {
 		return 0
-	}
-	payload, _ := envelope.EncodeTextLine(line)
-	marker := string(line)
-	if i := indexMarkerEnd(line); i > 0 {
-		marker = string(line[:i])
 	}
 	if len(cause) == 0 {
 		c.mu.Lock()
@@ -202,7 +165,7 @@ func (c *Capturer) Legacy(line []byte, cause []int64) int64 {
 		}
 		c.mu.Unlock()
 	}
-	return c.write(envelope.StageLegacyOut, marker, payload, cause)
+	return c.LegacyWith(line, Stamp{Cause: cause})
 }
 
 func indexMarkerEnd(line []byte) int {
@@ -382,14 +345,7 @@ func (c *Capturer) Input(line []byte) int64 {
 	if c == nil {
 		return 0
 	}
-	payload, kind := envelope.EncodeNativeLine(line)
-	eventType := envelope.EventNonJSON
-	if kind == envelope.NativeJSON {
-		eventType = NativeEventType(line)
-	} else {
-		payload = append([]byte(nil), payload...)
-	}
-	return c.write(envelope.StageNativeOut, eventType, payload, nil)
+	return c.InputWith(line, Stamp{})
 }
 
 // WrapInput returns a writer that passes every write to w (the agent's

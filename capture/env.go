@@ -113,8 +113,7 @@ func Open(path string, opts Options) (*Capturer, error) {
 		return nil, fmt.Errorf("capture file: %w", err)
 	}
 	c := New(envelope.NewWriter(f, envelope.WriterOptions{CaptureID: id, Now: opts.Now}), opts)
-	c.closer = f
-	c.path = path
+	c.closer, c.path, c.id = f, path, id
 	return c, nil
 }
 

@@ -13,11 +13,17 @@
 // code or signal, duration, counts, cleanEnd, notes).
 //
 // Dependability comes first. The pipes are read by goroutines that only
-// copy (to --passthrough, unchanged and at once) and queue; one pipeline
-// goroutine does all the parsing and writing. The queue is bounded and
-// never blocks a reader: what does not fit is dropped and recorded as a
-// gap record saying how many bytes and lines, so a slow disk can slow
-// neither the agent nor a pipeline built on --passthrough. Lines are
+// copy (to --passthrough, unchanged and at once) and queue. Behind the
+// queue, one goroutine cuts lines, detects the provider and redacts, and
+// hands its results in order, through a bounded hand-off, to a second
+// that writes the records (through capture.Capturer, the one capture
+// writer), normalizes and renders; the two overlap, so a fast agent is
+// recorded at the pace of the slower of them. The queue is bounded: when
+// it is full a reader waits while the pipeline makes progress (the
+// backpressure reaches the agent), and once the pipeline made none for
+// StallTimeout, what does not fit is dropped and recorded as a gap record
+// saying how many bytes and lines, so a stuck disk can hold up neither the
+// agent nor a pipeline built on --passthrough for long. Lines are
 // unbounded in length (only the line being assembled is held); a last line
 // without newline is recorded and flagged; after the child exits, a
 // process it left behind holding the pipes is waited for only DrainTimeout.
@@ -32,9 +38,10 @@
 // redacted block by block, so a secret or a project path split across
 // deltas is replaced in every delta it touches. The normalizer, the legacy
 // markers and the live rendering read exactly the lines as recorded, so
-// normalizing a capture's native_in again gives back its normalized_out
-// (if a normalized event still holds something the redactor replaces, it is
-// redacted too and capture.end says so). The price is a delay: a delta line,
+// normalizing a capture's native_in again gives back its normalized_out.
+// Only events that hold what a normalizer assembled from a tool call's
+// streamed input are redacted a second time, as are their legacy markers
+// (if that finds something, capture.end says so). The price is a delay: a delta line,
 // and the lines after it, are held until about Options.Lookahead (1 KiB)
 // more bytes of its block's text arrived or the block ended, so the live
 // rendering lags by up to that much text; --passthrough is not delayed, it

@@ -41,7 +41,7 @@ type preItem struct {
 	stream stream
 	line   []byte
 	at     time.Time
-	gap    *gapPayload
+	gap    *capture.Gap
 }
 
 // pipeline turns queued output into records. Its own goroutine (run) cuts
@@ -243,7 +243,7 @@ func (p *pipeline) inputEnded() {
 
 func (p *pipeline) gapped(s stream, bytes, lines int64) {
 	p.dropped += bytes
-	g := gapPayload{Stream: s.String(), DroppedBytes: bytes, DroppedLines: lines,
+	g := capture.Gap{Stream: s.String(), DroppedBytes: bytes, DroppedLines: lines,
 		Reason: "the capture writer fell behind the agent's output; these bytes were passed through but not recorded"}
 	p.note("%s: %d bytes (%d lines) not recorded because the capture writer fell behind", s, bytes, lines)
 	if !p.opened {
@@ -450,9 +450,9 @@ func (p *pipeline) finish() {
 func (p *pipeline) result() Result {
 	w := p.w
 	r := Result{ExitCode: p.exit.exit, Signal: p.exit.signal, Provider: p.provider, Notes: w.notes}
-	if w.sink != nil {
-		r.Path = w.sink.path
-		r.Records = w.sink.w.Sequence()
+	if w.c != nil {
+		r.Path = w.c.Path()
+		r.Records = w.c.Sequence()
 	}
 	return r
 }

@@ -2,12 +2,14 @@ package record
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"time"
 
 	"github.com/evcap/evcap/capture"
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/redact"
 	"github.com/evcap/evcap/render/legacy"
 )
 
@@ -42,7 +44,7 @@ const (
 type step struct {
 	kind stepKind
 	a    arrived
-	gap  gapPayload
+	gap  capture.Gap
 	note string
 	open *openInfo
 	end  *finishInfo
@@ -97,7 +99,9 @@ type writer struct {
 	free  chan *batch
 	done  chan struct{}
 
-	sink       *sink
+	c          *capture.Capturer
+	red        *redact.Redactor
+	session    string
 	provider   string
 	cliVersion string
 	norm       event.Normalizer
@@ -109,8 +113,11 @@ type writer struct {
 	curAt                   time.Time // arrival of the native line being normalized
 	nativeSeen              int64
 	warnedJSON, warnedQuiet bool
-	notes                   []string
-	err                     error
+	// late counts normalized and legacy records the second redaction
+	// still changed (see assembled).
+	late  int
+	notes []string
+	err   error
 }
 
 func newWriter(p *pipeline) *writer {
@@ -145,11 +152,11 @@ func (w *writer) do(s *step) {
 	case stepOpen:
 		w.open(s.open)
 	case stepGap:
-		if w.sink != nil {
-			w.sink.gap(s.gap, s.a.at)
+		if w.c != nil {
+			w.c.GapWith(s.gap, capture.Stamp{At: s.a.at, Redacted: true})
 		}
 	case stepLine:
-		if w.sink != nil {
+		if w.c != nil {
 			w.write(&s.a)
 		}
 	case stepFinish:
@@ -166,20 +173,25 @@ func (w *writer) note(format string, args ...any) {
 func (w *writer) open(o *openInfo) {
 	p := w.p
 	w.provider, w.cliVersion = o.provider, o.cliVersion
-	now := p.opts.Now()
-	sk, err := openSink(p.outFile, p.opts.Dir, o.provider, now, p.opts.Redactor, p.opts.Now)
+	copts := capture.Options{Provider: o.provider, Now: p.opts.Now}
+	if p.opts.Observer != nil {
+		copts.Observe = p.opts.Observer.Observe
+	}
+	var c *capture.Capturer
+	var err error
+	if p.outFile != nil {
+		c, err = capture.NewFile(p.outFile, copts)
+	} else {
+		// The trailing separator: a new file inside the directory, never
+		// a file named like it.
+		c, err = capture.Open(p.opts.Dir+string(os.PathSeparator), copts)
+	}
 	if err != nil {
 		w.err = err
 		fmt.Fprintf(p.con, "evcap: cannot record: %v\n", err)
 		return
 	}
-	w.sink = sk
-	if p.opts.Observer != nil {
-		sk.observe = p.opts.Observer.Observe
-		if sk.clock == nil {
-			sk.clock = time.Now
-		}
-	}
+	w.c, w.red = c, p.opts.Redactor
 	if o.provider == "" {
 		w.note("provider not detected from the first lines: nothing was normalized")
 		w.warn("the agent's provider was not detected from its first %d stdout lines: nothing is normalized or rendered (give --provider)", o.preLines)
@@ -195,30 +207,41 @@ func (w *writer) open(o *openInfo) {
 	if w.norm != nil && p.opts.NewRenderer != nil {
 		w.rend = p.opts.NewRenderer(p.con)
 	}
-	w.sink.meta(envelope.EventCaptureStart, p.started, capture.Start{
+	w.c.MetaWith(envelope.EventCaptureStart, capture.Start{
 		EvcapVersion: p.opts.EvcapVersion, Provider: o.provider, Argv: p.argv,
 		CLIName: o.cliName, CLIVersion: o.cliVersion, OS: runtime.GOOS, Arch: runtime.GOARCH,
-	})
+	}, w.redactedJSON(p.started))
 }
 
 // write records a line whose turn has come.
 func (w *writer) write(a *arrived) {
 	switch a.stream {
 	case streamStderr:
-		if a.viaRedactor {
-			w.sink.stderrRedacted(a.line, a.ledger, a.at)
-		} else {
-			w.sink.stderr(a.line, a.at)
+		line, l := a.line, a.ledger
+		if !a.viaRedactor && w.red != nil {
+			var f []redact.Finding
+			line, f = w.red.Text(line)
+			l = capture.Ledger(f)
 		}
+		w.c.StderrWith(line, capture.Stamp{At: a.at, Redacted: true, Ledger: l})
 	case streamRequest:
-		w.sink.request(a.line, a.at)
+		w.c.RequestWith(a.line, w.redactedJSON(a.at))
 	case streamStdin:
 		if a.line == nil {
-			w.sink.inputClosed(a.at)
-		} else {
-			seq, recorded := w.sink.input(a.line, a.at)
-			w.answer(seq, recorded, a.at)
+			w.c.InputClosed(capture.Stamp{At: a.at, Redacted: true})
+			return
 		}
+		// Input is redacted line by line: stream-json input carries whole
+		// messages, not deltas.
+		line := a.line
+		var l []envelope.Redaction
+		if w.red != nil {
+			var f []redact.Finding
+			line, f = w.red.Line(line)
+			l = capture.Ledger(f)
+		}
+		seq := w.c.InputWith(line, capture.Stamp{At: a.at, Redacted: true, Ledger: l})
+		w.answer(seq, line, a.at)
 	default:
 		w.native(a.line, a.ledger, a.at)
 	}
@@ -244,8 +267,8 @@ func (w *writer) answer(seq int64, line []byte, at time.Time) {
 // gives back its normalized_out. The events and markers derived from the
 // line carry its arrival time.
 func (w *writer) native(line []byte, l []envelope.Redaction, at time.Time) {
-	seq := w.sink.native(line, l, at)
-	if !w.warnedJSON && !looksJSON(line) {
+	seq, isJSON := w.c.NativeWith(line, capture.Stamp{At: at, Redacted: true, Ledger: l})
+	if !w.warnedJSON && !isJSON && !looksJSON(line) {
 		w.warnedJSON = true
 		w.warn("stdout line %d is not JSON: is the agent's JSON output switched on (claude --output-format stream-json --verbose, codex exec --json, gemini --output-format stream-json, opencode run --format json)?", w.nativeSeen+1)
 	}
@@ -277,14 +300,21 @@ func (w *writer) warn(format string, args ...any) {
 }
 
 func (w *writer) emit(e event.Event) {
-	if e.SessionID != "" && w.sink.session == "" {
-		w.sink.session = e.SessionID
+	if e.SessionID != "" && w.session == "" {
+		w.session = e.SessionID
+		w.c.SetSession(e.SessionID, "")
 	}
 	if e.Kind == event.KindInit && e.Version != "" && w.cliVersion == "" {
 		w.cliVersion = e.Version
 	}
-	again := assembled(e)
-	w.sink.normalized(e, w.curAt, again)
+	again := assembled(e) && w.red != nil
+	st := capture.Stamp{At: w.curAt, Cause: e.Cause, Redacted: true}
+	if again {
+		st = w.redactedJSON(w.curAt)
+		st.Cause = e.Cause
+		st.Redact = w.countLate(st.Redact)
+	}
+	w.c.NormalizedWith(e, st)
 	w.p.st.add(e)
 	if w.rend != nil && !w.renderErr {
 		if err := w.rend.Render(e); err != nil {
@@ -294,7 +324,7 @@ func (w *writer) emit(e event.Event) {
 	}
 	if w.deriver != nil {
 		for _, m := range w.deriver.Event(e) {
-			w.sink.legacy(m.Line, m.Cause, w.curAt, again)
+			w.legacy(m.Line, m.Cause, w.curAt, again)
 		}
 	}
 	if e.Kind == event.KindStatus {
@@ -310,6 +340,48 @@ func (w *writer) emit(e event.Event) {
 			}
 		}
 	}
+}
+
+// redactedJSON stamps a JSON payload with at, to be redacted as JSON
+// (nothing when there is no redactor).
+func (w *writer) redactedJSON(at time.Time) capture.Stamp {
+	if w.red == nil {
+		return capture.Stamp{At: at, Redacted: true}
+	}
+	red := w.red
+	return capture.Stamp{At: at, Redact: func(payload []byte) ([]byte, []envelope.Redaction) {
+		out, f, err := red.JSON(payload)
+		if err != nil {
+			return payload, nil
+		}
+		return out, capture.Ledger(f)
+	}}
+}
+
+// countLate counts what a second redaction still finds.
+func (w *writer) countLate(redact func([]byte) ([]byte, []envelope.Redaction)) func([]byte) ([]byte, []envelope.Redaction) {
+	return func(payload []byte) ([]byte, []envelope.Redaction) {
+		out, l := redact(payload)
+		if len(l) > 0 {
+			w.late++
+		}
+		return out, l
+	}
+}
+
+// legacy records one marker line, redacted again as text when again.
+func (w *writer) legacy(line string, cause []int64, at time.Time, again bool) {
+	b := []byte(line)
+	var l []envelope.Redaction
+	if again && w.red != nil {
+		var f []redact.Finding
+		b, f = w.red.Text(b)
+		l = capture.Ledger(f)
+		if len(f) > 0 {
+			w.late++
+		}
+	}
+	w.c.LegacyWith(b, capture.Stamp{At: at, Cause: cause, Redacted: true, Ledger: l})
 }
 
 // assembled reports an event that may hold text no redacted line held:
@@ -331,7 +403,7 @@ func assembled(e event.Event) bool {
 // capture.end.
 func (w *writer) finish(f *finishInfo) {
 	p := w.p
-	if w.sink == nil {
+	if w.c == nil {
 		if p.outFile != nil {
 			p.outFile.Close()
 		}
@@ -346,14 +418,14 @@ func (w *writer) finish(f *finishInfo) {
 	}
 	if w.deriver != nil {
 		for _, m := range w.deriver.End() {
-			w.sink.legacy(m.Line, m.Cause, endAt, true)
+			w.legacy(m.Line, m.Cause, endAt, true)
 		}
 	}
 	if w.rend != nil && !w.renderErr {
 		w.rend.Close()
 	}
-	if w.sink.late > 0 {
-		w.note("%d normalized or legacy records held text the line redaction had missed and were redacted again; evcap normalize of this capture differs from them", w.sink.late)
+	if w.late > 0 {
+		w.note("%d normalized or legacy records held text the line redaction had missed and were redacted again; evcap normalize of this capture differs from them", w.late)
 	}
 	if p.opts.Observer != nil {
 		w.notes = append(w.notes, p.opts.Observer.Notes()...)
@@ -377,10 +449,9 @@ func (w *writer) finish(f *finishInfo) {
 		ToolCalls:    p.st.tools.Load(),
 		Tokens:       p.st.tokens.Load(),
 	}
-	end.Counts = w.sink.counts()
+	end.Counts = w.c.Counts()
 	end.Counts[string(envelope.StageMeta)]++ // this record
-	w.sink.meta(envelope.EventCaptureEnd, endAt, end)
-	if err := w.sink.close(); err != nil && w.err == nil {
+	if err := w.c.CloseWith(end, w.redactedJSON(endAt)); err != nil && w.err == nil {
 		w.err = err
 	}
 	w.notes = notes
