@@ -27,7 +27,10 @@ func RunCapture(r io.ReadSeeker, name string, opts Options) error {
 // compared with the normalized_out records as both arrive. Memory holds the
 // events not yet matched (as many as normalized_out lags behind its native
 // lines), the two matched lines before the first difference and the four
-// after it on each side, not the capture.
+// after it on each side, not the capture. The records are read and parsed
+// by a goroutine of their own, at most 1 MiB of payload (or one larger
+// record) ahead of the normalizer, so that parsing and normalizing use two
+// cores.
 //
 // Captures are written in sequence order, which is all the stream needs.
 // When a record's sequence is not above the one before it (out of order or
@@ -376,7 +379,8 @@ func (c *streamCmp) mismatch(check string) *Mismatch {
 }
 
 func streamNative(ctx context.Context, r io.ReadSeeker, name string, opts Options) error {
-	er := envelope.NewReader(r, name, envelope.ReaderOptions{})
+	er := newReadAhead(ctx, envelope.NewReader(r, name, envelope.ReaderOptions{}))
+	defer er.stop()
 	n := opts.Normalizer()
 	c := newStreamCmp(name)
 	var (
@@ -401,6 +405,9 @@ func streamNative(ctx context.Context, r io.ReadSeeker, name string, opts Option
 			break
 		}
 		if err != nil {
+			if cause := context.Cause(ctx); cause != nil {
+				return cause // the reader stopped for ctx
+			}
 			return fmt.Errorf("%w: %w", ErrBadInput, err)
 		}
 		if started && rec.Sequence <= prev {
@@ -444,6 +451,7 @@ func streamNative(ctx context.Context, r io.ReadSeeker, name string, opts Option
 		return nil
 	}
 	m := c.mismatch("native → recorded normalized_out")
+	er.stop()
 	if c.who != nil && len(c.who.cause) > 0 {
 		nat, err := nativeRecords(ctx, r, name, c.who.cause)
 		if err != nil {
