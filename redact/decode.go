@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"unicode/utf8"
+
+	"github.com/evcap/evcap/internal/jsonwalk"
 )
 
 // Decoded views.
@@ -41,11 +43,11 @@ func (r *Redactor) decodedSpans(text []byte, depth int, spans []span) []span {
 		return spans
 	}
 	if hasHidingEscape(text) {
-		view := decodeJSONString(make([]byte, 0, len(text)), text)
+		view := jsonwalk.AppendDecoded(make([]byte, 0, len(text)), text)
 		if !bytes.Equal(view, text) {
 			for _, s := range r.findSpansDepth(view, allRules, depth+1) {
 				pos := []int{s.start, s.end}
-				rawOffsets(text, pos)
+				jsonwalk.RawOffsets(text, pos)
 				if pos[1] > pos[0] {
 					s.start, s.end = pos[0], pos[1]
 					spans = append(spans, s)

@@ -61,6 +61,7 @@ type Redactor struct {
 	needleBase int
 	// holdLits begin secrets: a Stream holds a tail that holds one.
 	holdLits []holdLit
+	holdIdx  holdIndex
 	// keyLines is Text's memory of an open private key block.
 	keyLines keyLines
 }
@@ -115,6 +116,7 @@ func New(opts Options) (*Redactor, error) {
 	}
 	r.keywords = r.buildKeywords()
 	r.holdLits = r.buildHoldLits()
+	r.holdIdx = newHoldIndex(r.holdLits)
 	return r, nil
 }
 

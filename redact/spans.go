@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+
+	"github.com/evcap/evcap/internal/jsonwalk"
 )
 
 // A span is one planned replacement in a piece of decoded text.
@@ -163,7 +165,7 @@ func (r *Redactor) buildKeywords() *keywordSet {
 // string of the line.
 func (r *Redactor) filterLine(line []byte) lineFilter {
 	if hasHidingEscape(line) {
-		line = decodeJSONString(make([]byte, 0, len(line)), line)
+		line = jsonwalk.AppendDecoded(make([]byte, 0, len(line)), line)
 	}
 	found := r.keywords.scan(line)
 	var f lineFilter

@@ -104,6 +104,28 @@ type Stream struct {
 	open string
 	// cuts counts Cut calls that redacted a possible secret.
 	cuts int
+	// buf is the reused window: the context and the held deltas.
+	buf []byte
+}
+
+// streamOverlap is how much released context a Stream scans again before
+// new text: the reach of a rule's lead-in ("password=", "Authorization:
+// Bearer ", an AWS key id before its secret) in front of a value that
+// arrives later. A secret whose own bytes may still grow is never in the
+// context: holdPoint holds it from its start. TestChunksSplitFakeSecrets
+// checks every rule with a 64-byte lookahead.
+const streamOverlap = 256
+
+// scanFrom is where a Stream's scan of w starts when w[base:] is new: at
+// most streamOverlap bytes back, moved further back to the start of the
+// word it would cut, so that word boundaries are
+// seen as in the whole text.
+func scanFrom(w []byte, base int) int {
+	from := max(0, base-streamOverlap)
+	for from > 0 && isKeyByte(w[from-1]) {
+		from--
+	}
+	return from
 }
 
 // NewStream starts the stream of one block. lookahead ≤ 0 means
@@ -152,12 +174,23 @@ func (s *Stream) release(all, cut bool) []Chunk {
 	if len(s.held) == 0 {
 		return nil
 	}
-	window := s.ctx + strings.Join(s.held, "")
-	w := []byte(window)
-	spans := s.r.findSpans(w)
+	w := append(s.buf[:0], s.ctx...)
+	for _, d := range s.held {
+		w = append(w, d...)
+	}
+	s.buf = w
+	base := len(s.ctx)
+	// Only the held text is new: the context before it was scanned when it
+	// arrived, so it is scanned again only as far back as a match that
+	// reaches into the held text can start (scanFrom).
+	from := scanFrom(w, base)
+	spans := s.r.findSpans(w[from:])
+	for i := range spans {
+		spans[i].start += from
+		spans[i].end += from
+	}
 	// Spans that lie wholly in the context were dealt with when that text
 	// was released; the carried rest of a released secret is known already.
-	base := len(s.ctx)
 	var kept []span
 	if s.carry > 0 {
 		kept = append(kept, span{start: base, end: base + s.carry, rule: s.carryRule})
@@ -310,16 +343,8 @@ func (r *Redactor) holdPoint(w []byte, base int, spans []span) (int, string) {
 		// Secrets start at a word boundary (the rules' left edge), so a
 		// literal inside a word ("fine" ends with the "e" of "eyJ") starts
 		// none.
-		for _, hl := range r.holdLits {
-			if p := lastIndexLit(tok, hl); p >= 0 && leftBoundary(w, ts+p) {
-				set(ts+p, hl.rule)
-			}
-			for l := min(len(hl.text)-1, len(tok)); l >= hl.minPrefix; l-- {
-				if equalLit(tok[len(tok)-l:], hl.text[:l], hl.fold) && leftBoundary(w, len(w)-l) {
-					set(len(w)-l, hl.rule)
-					break
-				}
-			}
+		if p, id := r.holdIdx.litStart(w, ts, r.holdLits); p >= 0 {
+			set(p, id)
 		}
 		if len(tok) >= minB64Run {
 			set(ts, RuleBase64Blob)
@@ -355,6 +380,128 @@ func (r *Redactor) holdPoint(w []byte, base int, spans []span) (int, string) {
 		}
 	}
 	return hold, rule
+}
+
+// holdIndex finds, in one pass, where a literal that begins a secret
+// starts in the trailing token of a stream's text: the last occurrence of
+// each literal (at a word boundary), or a prefix of one at the token's
+// end. Before it, holdPoint tried each of the few hundred literals (most
+// from the upstream rules) with its own pass over the token, on every
+// delta.
+type holdIndex struct {
+	// occur finds which literals the token holds: bit i%holdBits for
+	// literal i, so a set bit means "maybe" and the literals under it are
+	// checked exactly.
+	occur *keywordSet
+	// prefixes maps the ASCII-folded proper prefixes of the literals (of
+	// at least minPrefix bytes) to the literals that have them, in order.
+	prefixes  map[string][]int
+	maxPrefix int
+	// slow are the literals that ignore case and are not ASCII, which
+	// bytes.EqualFold may match in ways ASCII folding does not.
+	slow []int
+}
+
+const holdBits = nWords * 64
+
+func newHoldIndex(lits []holdLit) holdIndex {
+	h := holdIndex{prefixes: map[string][]int{}}
+	var kws []keyword
+	for i, hl := range lits {
+		if hl.fold && !isASCII(hl.text) {
+			h.slow = append(h.slow, i)
+			continue
+		}
+		kws = append(kws, keyword{text: hl.text, fold: hl.fold, bit: bitOf(i % holdBits)})
+		for l := max(hl.minPrefix, 1); l < len(hl.text); l++ {
+			k := string(appendFoldedBytes(nil, hl.text[:l]))
+			if ids := h.prefixes[k]; len(ids) == 0 || ids[len(ids)-1] != i {
+				h.prefixes[k] = append(ids, i)
+			}
+			h.maxPrefix = max(h.maxPrefix, l)
+		}
+	}
+	h.occur = newKeywordSet(kws)
+	return h
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func appendFoldedBytes(dst, b []byte) []byte {
+	for _, c := range b {
+		dst = append(dst, foldByte(c))
+	}
+	return dst
+}
+
+// litStart returns the earliest start, in w, of a literal of lits that
+// begins a secret in the trailing token w[ts:] (its last occurrence there,
+// at a word boundary), or of a prefix of one that ends w, and the rule of
+// the first such literal; -1 when there is none. It gives what trying the
+// literals in order one by one gives.
+func (h *holdIndex) litStart(w []byte, ts int, lits []holdLit) (int, string) {
+	tok := w[ts:]
+	best, bestLit := -1, -1
+	consider := func(p, lit int) {
+		// Earliest position; at the same position the earlier literal, and
+		// for one literal its occurrence before its prefix.
+		if best < 0 || p < best || p == best && lit < bestLit {
+			best, bestLit = p, lit
+		}
+	}
+	found := h.occur.scan(tok)
+	if !found.isZero() {
+		for i := range lits {
+			if !found.has(i % holdBits) {
+				continue
+			}
+			if p := lastIndexLit(tok, lits[i]); p >= 0 && leftBoundary(w, ts+p) {
+				consider(ts+p, i)
+			}
+		}
+	}
+	var buf [64]byte
+	for l := min(h.maxPrefix, len(tok), len(buf)); l >= 1; l-- {
+		ids := h.prefixes[string(appendFoldedBytes(buf[:0], tok[len(tok)-l:]))]
+		if len(ids) == 0 || !leftBoundary(w, len(w)-l) {
+			continue
+		}
+		matched := false
+		for _, i := range ids {
+			if equalLit(tok[len(tok)-l:], lits[i].text[:l], lits[i].fold) {
+				consider(len(w)-l, i)
+				matched = true
+				break
+			}
+		}
+		if matched {
+			break
+		}
+	}
+	// Literals that fold beyond ASCII are tried one by one, as before.
+	for _, i := range h.slow {
+		hl := lits[i]
+		if p := lastIndexLit(tok, hl); p >= 0 && leftBoundary(w, ts+p) {
+			consider(ts+p, i)
+		}
+		for l := min(len(hl.text)-1, len(tok)); l >= hl.minPrefix; l-- {
+			if equalLit(tok[len(tok)-l:], hl.text[:l], hl.fold) && leftBoundary(w, len(w)-l) {
+				consider(len(w)-l, i)
+				break
+			}
+		}
+	}
+	if best < 0 {
+		return -1, ""
+	}
+	return best, lits[bestLit].rule
 }
 
 // holdLit is a literal that begins a secret, for holdPoint.

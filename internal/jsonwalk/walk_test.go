@@ -13,6 +13,7 @@ import (
 
 	"github.com/evcap/evcap/internal/jsonwalk"
 	"github.com/evcap/evcap/internal/lines"
+	"github.com/tidwall/gjson"
 )
 
 // corpusLines returns up to n lines of each real CLI stdout capture.
@@ -106,6 +107,11 @@ func checkEquivalent(t *testing.T, in []byte) {
 	var s strs
 	out, changed, err := w.Walk(in, &s)
 	valid := json.Valid(in)
+	// redact ran gjson's validator before its walker: the JSON/text split
+	// of its callers stays where it was only if the two agree.
+	if gv := gjson.ValidBytes(in); gv != valid {
+		t.Fatalf("gjson.ValidBytes = %v, json.Valid = %v for %q", gv, valid, in)
+	}
 	if depth(in) > jsonwalk.MaxDepth && valid {
 		if !errors.Is(err, jsonwalk.ErrDepth) {
 			t.Fatalf("nested %d deep: err %v, want ErrDepth", depth(in), err)

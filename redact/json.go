@@ -1,0 +1,248 @@
+package redact
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/evcap/evcap/internal/jsonwalk"
+)
+
+// ErrNotJSON is returned by Redactor.JSON for input that is not one valid
+// JSON value (or is nested deeper than jsonwalk.MaxDepth).
+var ErrNotJSON = errors.New("not a valid JSON value")
+
+// jsonRedaction is the Visitor that redacts one JSON value: it plans the
+// replacements of every key and string value (jsonwalk splices them into
+// the output, so bytes outside them are copied as they are) and keeps the
+// ledger. It tracks what a value inherits from the keys above it.
+type jsonRedaction struct {
+	r     *Redactor
+	w     jsonwalk.Walker
+	build bool
+	led   ledger
+	// filter holds the rules whose keywords occur somewhere in the line.
+	filter lineFilter
+	frames []frame
+	// The member whose value comes next: its key as in the input
+	// (decoded, before redaction) and normalised.
+	key     []byte
+	keyNorm string
+	ptr     []byte
+}
+
+// frame is what the members or elements of one object or array inherit.
+type frame struct {
+	obj     bool
+	env     bool   // inside an env / environment map
+	headers bool   // inside response headers
+	mime    string // media type seen earlier in this object
+}
+
+// scope is what a value inherits from the keys above it.
+type scope struct {
+	key     string  // normalised key of the member holding the value
+	env     bool    // inside an env / environment map
+	headers bool    // inside response headers
+	mime    *string // media type seen earlier in the enclosing object
+	cred    int     // credentialName of the member's key
+}
+
+var jsonRedactions = sync.Pool{New: func() any { return new(jsonRedaction) }}
+
+func (r *Redactor) walkJSON(b []byte, build bool) ([]byte, []Finding, error) {
+	j := jsonRedactions.Get().(*jsonRedaction)
+	defer jsonRedactions.Put(j)
+	j.r, j.build, j.led = r, build, ledger{}
+	j.frames, j.key, j.keyNorm = j.frames[:0], j.key[:0], ""
+	j.filter = r.filterLine(b)
+	out, changed, err := j.w.Walk(b, j)
+	j.r = nil
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w: %w", ErrNotJSON, err)
+	}
+	if changed {
+		out = append([]byte(nil), out...)
+	}
+	return out, j.led.list, nil
+}
+
+// Visit implements jsonwalk.Visitor.
+func (j *jsonRedaction) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
+	switch t.Kind {
+	case jsonwalk.BeginObject, jsonwalk.BeginArray:
+		f := frame{obj: t.Kind == jsonwalk.BeginObject}
+		if n := len(j.frames); n > 0 {
+			p := &j.frames[n-1]
+			f.env, f.headers = p.env, p.headers
+			if p.obj && f.obj {
+				switch j.keyNorm {
+				case "env", "environment":
+					f.env = true
+				case "responseheaders":
+					f.headers = true
+				}
+			}
+		}
+		j.frames = append(j.frames, f)
+	case jsonwalk.EndObject, jsonwalk.EndArray:
+		j.frames = j.frames[:len(j.frames)-1]
+	case jsonwalk.Key:
+		dec := t.Text()
+		p := &j.frames[len(j.frames)-1]
+		j.key = append(j.key[:0], dec...)
+		j.keyNorm = j.r.normKey(dec)
+		if j.keyNorm == "" && p.headers {
+			// Rate-limit headers are matched by prefix; response headers
+			// are rare enough to pay for the full folded name.
+			j.keyNorm = foldKey(dec)
+		}
+		edits := j.r.findSpansIn(dec, j.filter)
+		if len(edits) > 0 {
+			// A key's own findings are reported at the member it names.
+			j.ptr = jsonwalk.AppendPointer(j.ptr[:0], w.Path())
+			j.ptr = jsonwalk.AppendPointerToken(j.ptr, applySpans(dec, edits))
+			j.record(t, dec, edits)
+		}
+	case jsonwalk.String:
+		var sc scope
+		var p *frame
+		if n := len(j.frames); n > 0 {
+			p = &j.frames[n-1]
+			sc.env, sc.headers = p.env, p.headers
+			if p.obj {
+				sc.key, sc.mime, sc.cred = j.keyNorm, &p.mime, credentialName(j.key)
+			}
+		}
+		dec := t.Text()
+		edits := j.r.stringEdits(dec, sc, false, j.filter)
+		if len(edits) > 0 {
+			j.ptr = jsonwalk.AppendPointer(j.ptr[:0], w.Path())
+			j.record(t, dec, edits)
+		}
+		if p != nil && p.obj && (sc.key == "mediatype" || sc.key == "mimetype") {
+			p.mime = string(dec)
+		}
+	}
+	return nil
+}
+
+// record adds the edits of one string to the ledger at j.ptr and, when
+// building, to the output.
+func (j *jsonRedaction) record(t *jsonwalk.Token, dec []byte, edits []span) {
+	ptr := string(j.ptr)
+	for _, e := range edits {
+		n := e.end - e.start
+		if e.rule == RuleLargeString {
+			n = len(dec)
+		}
+		j.led.add(e.rule, ptr, n)
+		if j.build {
+			t.Splice(e.start, e.end, []byte(e.repl))
+		}
+	}
+}
+
+func applySpans(text []byte, spans []span) []byte {
+	if len(spans) == 0 {
+		return text
+	}
+	out := make([]byte, 0, len(text))
+	last := 0
+	for _, s := range spans {
+		out = append(out, text[last:s.start]...)
+		out = append(out, s.repl...)
+		last = s.end
+	}
+	return append(out, text[last:]...)
+}
+
+// stringEdits plans the replacements for one decoded JSON string.
+func (r *Redactor) stringEdits(dec []byte, sc scope, isKey bool, filter lineFilter) []span {
+	if !isKey && len(dec) > 0 && !containsToken(dec) {
+		if rule, repl := r.wholeValue(dec, sc); rule != "" {
+			return []span{{start: 0, end: len(dec), rule: rule, repl: repl}}
+		}
+	}
+	spans := r.findSpansIn(dec, filter)
+	if !isKey && r.maxString > 0 && len(dec) > r.maxString && !r.disabled[RuleLargeString] {
+		spans = r.truncate(dec, spans)
+	}
+	return spans
+}
+
+// wholeValue decides whether the key context makes the whole string a
+// secret (or a binary).
+func (r *Redactor) wholeValue(dec []byte, sc scope) (rule, repl string) {
+	switch {
+	case sc.env && !r.disabled[RuleEnvValue]:
+		return RuleEnvValue, redactedToken(RuleEnvValue)
+	case sc.headers && !r.safeHeader(sc.key) && !r.disabled[RuleRespHeader]:
+		return RuleRespHeader, redactedToken(RuleRespHeader)
+	case r.sensitive[sc.key] && !r.disabled[RuleSensitiveKey] && !r.allowed(dec):
+		return RuleSensitiveKey, redactedToken(RuleSensitiveKey)
+	case sc.cred > 0 && !r.disabled[RuleCredentialAssignment] && acceptValue(dec, sc.cred == 2, true) && !r.allowed(dec):
+		return RuleCredentialAssignment, redactedToken(RuleCredentialAssignment)
+	}
+	switch sc.key {
+	case "data", "bytes", "b64json", "base64", "imagedata":
+		if len(dec) >= 256 && !r.disabled[RuleBinary] && allBase64(dec) {
+			mime := ""
+			if sc.mime != nil {
+				mime = *sc.mime
+			}
+			if mime == "" || strings.ContainsAny(mime, ";]") {
+				mime = sniffBase64(dec)
+			}
+			return RuleBinary, binaryToken(mime, base64Len(dec))
+		}
+	}
+	return "", ""
+}
+
+func allBase64(b []byte) bool {
+	for _, c := range b {
+		if !isB64Byte(c) && c != '=' && c != '\n' && c != '\r' && c != '-' && c != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// truncate cuts a long string to a head and a tail around a marker that
+// keeps the original length. Cut points move so that they never split a
+// UTF-8 sequence or a planned replacement; replacements in the cut part
+// disappear with it.
+func (r *Redactor) truncate(dec []byte, spans []span) []span {
+	h := r.maxString / 2
+	t := len(dec) - r.maxString/4
+	for _, s := range spans {
+		if s.start < h && h < s.end {
+			h = s.start
+		}
+		if s.start < t && t < s.end {
+			t = s.end
+		}
+	}
+	for h > 0 && !utf8.RuneStart(dec[h]) {
+		h--
+	}
+	for t < len(dec) && !utf8.RuneStart(dec[t]) {
+		t++
+	}
+	var out []span
+	for _, s := range spans {
+		if s.end <= h {
+			out = append(out, s)
+		}
+	}
+	out = append(out, span{start: h, end: t, rule: RuleLargeString, repl: truncatedToken(len(dec))})
+	for _, s := range spans {
+		if s.start >= t {
+			out = append(out, s)
+		}
+	}
+	return out
+}
