@@ -4,11 +4,17 @@
 //
 // Open opens a path exactly once and reads it front to back, so pipes and
 // FIFOs work as well as files; nothing is read twice or copied to a
-// temporary file. It sniffs the first line: an evcap record (a JSON object
+// temporary file. OpenContext is Open whose reads stop with a context, a
+// read blocked on a quiet FIFO included. It sniffs the first line: an evcap record (a JSON object
 // with schemaVersion and stage) makes a capture, a first line that is just
 // "{" makes a fixture.json read from a stream, anything else is raw agent
 // CLI output. A fixture is handed out as the capture records it holds, so a
 // command that reads captures reads fixtures without knowing the difference.
+//
+// Spool is for a command that must read its input twice (bundle and
+// promote sanitize a capture, and the sanitizer learns the project root
+// first): it reads a FIFO, a pipe or standard input once into a temporary
+// file the caller names, and hands a regular file back as it is.
 //
 // Choose settles which provider's normalizer reads an input, from the
 // provider the capture names and what normalize/detect sees in its first

@@ -3,12 +3,14 @@ package source
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/evcap/evcap/fixtures"
 	"github.com/tidwall/gjson"
@@ -65,21 +67,41 @@ type Input struct {
 
 	r      io.Reader
 	closer io.Closer
+	// release undoes what OpenContext set up on the file for ctx.
+	release func() bool
 }
 
-// Open opens name ("-": stdin) once and sniffs what it holds. A directory
-// is read as a fixture directory (its fixture.json); a file named
+// Open is OpenContext with a context that is never done.
+func Open(name string, stdin io.Reader) (*Input, error) {
+	return OpenContext(context.Background(), name, stdin)
+}
+
+// OpenContext opens name ("-": stdin) once and sniffs what it holds. A
+// directory is read as a fixture directory (its fixture.json); a file named
 // fixture.json as a fixture. Errors name the input and say what is wrong;
 // a directory without fixture.json fails at once with ErrDirectory.
 //
 // A FIFO is opened like any file: the open waits for a writer, as every
 // program reading a FIFO does, and then the input streams.
-func Open(name string, stdin io.Reader) (*Input, error) {
+//
+// Once ctx is done, every read of the input (the sniffing of the first
+// line included) fails with ctx's cause, and a read that is blocked on a
+// quiet FIFO, pipe or terminal returns at once (its read deadline is moved
+// into the past), so a command reading the input stops within one read.
+// The open itself of a FIFO that no writer opens is not interrupted.
+func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, error) {
+	if err := context.Cause(ctx); err != nil {
+		return nil, err
+	}
 	if name == Stdin {
 		if stdin == nil {
 			return nil, errors.New("standard input (-): no standard input to read")
 		}
-		return sniff(&Input{Name: name}, stdin, nil)
+		in := &Input{Name: name}
+		if f, ok := stdin.(*os.File); ok {
+			in.release = interruptible(ctx, f)
+		}
+		return sniff(ctx, in, withContext(ctx, stdin), nil)
 	}
 	st, err := os.Stat(name)
 	if err != nil {
@@ -90,21 +112,42 @@ func Open(name string, stdin io.Reader) (*Input, error) {
 		if fst, err := os.Stat(p); err != nil || fst.IsDir() {
 			return nil, fmt.Errorf("%s: %w", name, ErrDirectory)
 		}
-		return openFixture(&Input{Name: name, Path: p})
+		return openFixture(ctx, &Input{Name: name, Path: p})
 	}
 	if filepath.Base(name) == fixtures.FileName && st.Mode().IsRegular() {
-		return openFixture(&Input{Name: name, Path: name})
+		return openFixture(ctx, &Input{Name: name, Path: name})
 	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
-	in, err := sniff(&Input{Name: name, Path: name}, f, f)
+	in := &Input{Name: name, Path: name, release: interruptible(ctx, f)}
+	in, err = sniff(ctx, in, withContext(ctx, f), f)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	return in, nil
+}
+
+// interruptible moves f's read deadline into the past once ctx is done, so
+// that a read blocked on a FIFO or pipe returns; files that take no
+// deadline (regular files) are left as they are. It returns the function
+// that stops watching ctx.
+func interruptible(ctx context.Context, f *os.File) func() bool {
+	if ctx.Done() == nil {
+		return nil
+	}
+	return context.AfterFunc(ctx, func() { _ = f.SetReadDeadline(time.Unix(1, 0)) })
+}
+
+// withContext makes r fail with ctx's cause once ctx is done: before each
+// read, and instead of the error of a read that ctx cut short.
+func withContext(ctx context.Context, r io.Reader) io.Reader {
+	if ctx.Done() == nil {
+		return r
+	}
+	return ctxReader{ctx, r}
 }
 
 // Reader returns the input's bytes: a capture's lines or raw output as they
@@ -114,18 +157,26 @@ func (in *Input) Reader() io.Reader { return in.r }
 
 // Close closes the underlying file; standard input is left open.
 func (in *Input) Close() error {
+	if in.release != nil {
+		in.release()
+	}
 	if in.closer == nil {
 		return nil
 	}
 	return in.closer.Close()
 }
 
-func openFixture(in *Input) (*Input, error) {
+func openFixture(ctx context.Context, in *Input) (*Input, error) {
 	doc, err := os.ReadFile(in.Path)
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", in.Path, err)
 	}
-	return fromFixtureDoc(in, doc)
+	in, err = fromFixtureDoc(in, doc)
+	if err != nil {
+		return nil, err
+	}
+	in.r = withContext(ctx, in.r)
+	return in, nil
 }
 
 func fromFixtureDoc(in *Input, doc []byte) (*Input, error) {
@@ -144,7 +195,7 @@ func fromFixtureDoc(in *Input, doc []byte) (*Input, error) {
 // sniff reads the first line of r (whole, whatever its length) and puts it
 // back in front of the rest, so whoever reads the input sees it from its
 // first byte.
-func sniff(in *Input, r io.Reader, c io.Closer) (*Input, error) {
+func sniff(ctx context.Context, in *Input, r io.Reader, c io.Closer) (*Input, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	first, err := br.ReadBytes('\n')
 	if err != nil && err != io.EOF {
@@ -162,7 +213,12 @@ func sniff(in *Input, r io.Reader, c io.Closer) (*Input, error) {
 			return nil, fmt.Errorf("read %s: %w", in.Name, rerr)
 		}
 		in.closer = c
-		return fromFixtureDoc(in, append(first, rest...))
+		in, err := fromFixtureDoc(in, append(first, rest...))
+		if err != nil {
+			return nil, err
+		}
+		in.r = withContext(ctx, in.r)
+		return in, nil
 	default:
 		in.Kind = KindRaw
 	}

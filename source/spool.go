@@ -58,5 +58,11 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	if err := context.Cause(c.ctx); err != nil {
 		return 0, err
 	}
-	return c.r.Read(p)
+	n, err := c.r.Read(p)
+	if err != nil && err != io.EOF {
+		if cause := context.Cause(c.ctx); cause != nil {
+			return n, cause // a read ctx cut short (its deadline moved)
+		}
+	}
+	return n, err
 }
