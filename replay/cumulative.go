@@ -1,14 +1,11 @@
 package replay
 
 import (
-	"bytes"
-	"encoding/json"
 	"slices"
 	"strings"
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/provider"
-	"github.com/tidwall/gjson"
 )
 
 // CumulativeLines returns lines with every native text and thinking delta
@@ -48,36 +45,19 @@ func CumulativeLinesOf(d provider.Descriptor, lines [][]byte) [][]byte {
 			if x.Kind != provider.DeltaText && x.Kind != provider.DeltaThinking {
 				continue
 			}
-			v := gjson.GetBytes(out[i][x.Offset:], deltaPath(x.Path))
-			if v.Type != gjson.String {
+			_, _, text, ok := x.Locate(out[i])
+			if !ok {
 				continue
 			}
 			if x.Start {
-				sofar[x.Block] = v.String()
+				sofar[x.Block] = text
 				continue
 			}
-			sofar[x.Block] += v.String()
-			out[i] = withString(out[i], x.Offset, v, sofar[x.Block])
+			sofar[x.Block] += text
+			out[i] = x.Replace(out[i], sofar[x.Block])
 		}
 	}
 	return out
-}
-
-// withString returns line with the JSON string value v (found in
-// line[off:]) replaced by s, encoded without HTML escaping.
-func withString(line []byte, off int, v gjson.Result, s string) []byte {
-	if v.Index <= 0 || off+v.Index+len(v.Raw) > len(line) {
-		return line
-	}
-	var b bytes.Buffer
-	b.Grow(len(line) + len(s))
-	b.Write(line[:off+v.Index])
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	b.Truncate(b.Len() - 1)
-	b.Write(line[off+v.Index+len(v.Raw):])
-	return b.Bytes()
 }
 
 // blockKey identifies the block a text or thinking delta belongs to.

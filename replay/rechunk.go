@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -14,7 +13,6 @@ import (
 	"github.com/evcap/evcap/fixtures"
 	"github.com/evcap/evcap/provider"
 	"github.com/evcap/evcap/providers"
-	"github.com/tidwall/gjson"
 )
 
 // Rechunk re-splits deltas at random points drawn from Seed. The same seed
@@ -93,34 +91,15 @@ func (rc Rechunk) line(line []byte, ds []provider.Delta, rng *rand.Rand) [][]byt
 	if d == nil {
 		return [][]byte{line}
 	}
-	v := gjson.GetBytes(line, deltaPath(d.Path))
-	if v.Type != gjson.String || v.Index <= 0 {
+	_, _, text, ok := d.Locate(line)
+	if !ok {
 		return [][]byte{line}
 	}
 	var out [][]byte
-	for _, p := range pieces(v.String(), rng) {
-		var b bytes.Buffer
-		b.Write(line[:v.Index])
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(p) // a string always encodes
-		b.Truncate(b.Len() - 1)
-		b.Write(line[v.Index+len(v.Raw):])
-		out = append(out, b.Bytes())
+	for _, p := range pieces(text, rng) {
+		out = append(out, d.Replace(line, p))
 	}
 	return out
-}
-
-// deltaPath writes a provider.Delta path as a gjson path.
-func deltaPath(path []string) string {
-	var b strings.Builder
-	for i, p := range path {
-		if i > 0 {
-			b.WriteByte('.')
-		}
-		b.WriteString(gjson.Escape(p))
-	}
-	return b.String()
 }
 
 // detected is the provider that printed lines, judged from the lines

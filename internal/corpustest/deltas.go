@@ -2,11 +2,9 @@ package corpustest
 
 import (
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/evcap/evcap/provider"
-	"github.com/tidwall/gjson"
 )
 
 // DeltaLine is what a provider's Deltas tracker said about one line.
@@ -49,8 +47,8 @@ func Deltas(t testing.TB, d provider.Descriptor, file string) []DeltaLine {
 			if x.Offset < 0 || x.Offset > len(line) {
 				t.Fatalf("%s:%d: offset %d outside the line", file, ref, x.Offset)
 			}
-			if v := gjson.GetBytes(line[x.Offset:], PathString(x.Path)); v.Type != gjson.String {
-				t.Errorf("%s:%d: path %v does not name a string (%s)", file, ref, x.Path, v.Type)
+			if _, _, _, ok := x.Locate(line); !ok {
+				t.Errorf("%s:%d: path %v at offset %d does not name a string", file, ref, x.Path, x.Offset)
 			}
 		}
 		out = append(out, DeltaLine{Ref: ref, Line: slices.Clone(line), Deltas: ds, Ended: es})
@@ -59,13 +57,7 @@ func Deltas(t testing.TB, d provider.Descriptor, file string) []DeltaLine {
 }
 
 // PathString writes a Delta path as a gjson path.
-func PathString(path []string) string {
-	esc := make([]string, len(path))
-	for i, p := range path {
-		esc[i] = gjson.Escape(p)
-	}
-	return strings.Join(esc, ".")
-}
+func PathString(path []string) string { return provider.GJSONPath(path) }
 
 // Pieces counts the pieces (not Start ones) the lines carry, by kind.
 func Pieces(ls []DeltaLine) map[provider.DeltaKind]int {

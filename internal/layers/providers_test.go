@@ -252,7 +252,7 @@ func TestOneProviderTable(t *testing.T) {
 func TestTableRuleCatchesATable(t *testing.T) {
 	for _, c := range []struct {
 		reason, src string
-		want      int
+		want        int
 	}{
 		{"switch on two names", `package p; func f(s string) int { switch s { case "claude": return 1; case "codex": return 2 }; return 0 }`, 1},
 		{"names in one case", `package p; func f(s string) bool { switch s { case "gemini", "opencode": return true }; return false }`, 1},

@@ -45,15 +45,13 @@ var (
 // Line implements provider.Deltas.
 func (d *Deltas) Line(line []byte) []provider.Delta {
 	d.out, d.ended = d.out[:0], d.ended[:0]
-	// Most lines are not stream events; the type alone is read first so
-	// that long lines (tool outputs) are not parsed further.
-	if !gjson.ValidBytes(line) {
+	// Most lines are not stream events, and some are long (tool outputs):
+	// the type, Claude Code's first key, is read before the line is
+	// validated, so those are not scanned twice.
+	if gjson.GetBytes(line, "type").String() != "stream_event" || !gjson.ValidBytes(line) {
 		return nil
 	}
 	v := gjson.GetManyBytes(line, "type", "parent_tool_use_id", "event.type", "event.index")
-	if v[0].String() != "stream_event" {
-		return nil
-	}
 	a := d.agent(v[1].String())
 	idx := v[3].Int()
 	switch v[2].String() {

@@ -29,6 +29,11 @@ var pathContent = []string{"content"}
 // Line implements provider.Deltas.
 func (d *Deltas) Line(line []byte) []provider.Delta {
 	d.n = 0
+	// With no run open only an assistant delta matters: the type is read
+	// before the line is validated, so other long lines are not scanned twice.
+	if d.open == "" && gjson.GetBytes(line, "type").String() != "message" {
+		return nil
+	}
 	if !gjson.ValidBytes(line) {
 		return nil
 	}

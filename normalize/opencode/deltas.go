@@ -44,13 +44,20 @@ func (d *Deltas) Line(line []byte) []provider.Delta {
 	default:
 		return nil
 	}
+	// Only four types matter; the type is read before the payload is
+	// validated, so long payloads of other types are not scanned twice.
+	typ := gjson.GetBytes(payload, "type").String()
+	switch typ {
+	case "message.part.delta", "message.part.updated", "session.idle", "session.status":
+	default:
+		return nil
+	}
 	if !gjson.ValidBytes(payload) {
 		return nil
 	}
 	offset := len(line) - len(payload)
-	v := gjson.GetManyBytes(payload, "type", "properties")
-	p := v[1]
-	switch v[0].String() {
+	p := gjson.GetBytes(payload, "properties")
+	switch typ {
 	case "message.part.delta":
 		f := gjson.GetMany(p.Raw, "partID", "field", "delta")
 		if f[2].Type != gjson.String {
