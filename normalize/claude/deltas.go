@@ -51,41 +51,69 @@ func (d *Deltas) Line(line []byte) []provider.Delta {
 	if gjson.GetBytes(line, "type").String() != "stream_event" || !gjson.ValidBytes(line) {
 		return nil
 	}
-	v := gjson.GetManyBytes(line, "type", "parent_tool_use_id", "event.type", "event.index")
-	a := d.agent(v[1].String())
-	idx := v[3].Int()
-	switch v[2].String() {
+	// One pass over the top level and one over the event: the fields are
+	// read where they are, not looked up from the root one by one.
+	var ev, parent gjson.Result
+	gjson.ParseBytes(line).ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "event":
+			ev = v
+		case "parent_tool_use_id":
+			parent = v
+		}
+		return true
+	})
+	var typ, index, message, block, delta gjson.Result
+	ev.ForEach(func(k, v gjson.Result) bool {
+		switch k.Str {
+		case "type":
+			typ = v
+		case "index":
+			index = v
+		case "message":
+			message = v
+		case "content_block":
+			block = v
+		case "delta":
+			delta = v
+		}
+		return true
+	})
+	a := d.agent(parent.String())
+	idx := index.Int()
+	switch typ.String() {
 	case "message_start":
 		a.endAll(d)
-		a.msgID = gjson.GetBytes(line, "event.message.id").String()
+		a.msgID = message.Get("id").String()
 	case "content_block_start":
 		a.end(d, idx)
 		id := d.open(a, idx)
-		cb := gjson.GetBytes(line, "event.content_block")
-		switch cb.Get("type").String() {
+		switch block.Get("type").String() {
 		case "text":
-			if cb.Get("text").Type == gjson.String {
+			if block.Get("text").Type == gjson.String {
 				d.out = append(d.out, provider.Delta{Block: id, Path: pathStartText, Kind: provider.DeltaText, Start: true})
 			}
 		case "thinking":
-			if cb.Get("thinking").Type == gjson.String {
+			if block.Get("thinking").Type == gjson.String {
 				d.out = append(d.out, provider.Delta{Block: id, Path: pathStartThnk, Kind: provider.DeltaThinking, Start: true})
 			}
 		}
 	case "content_block_stop":
 		a.end(d, idx)
 	case "content_block_delta":
-		dt := gjson.GetManyBytes(line, "event.delta.type", "event.delta.text", "event.delta.thinking", "event.delta.partial_json")
 		var path []string
 		var kind provider.DeltaKind
-		switch {
-		case dt[0].String() == "text_delta" && dt[1].Type == gjson.String:
+		switch delta.Get("type").String() {
+		case "text_delta":
 			path, kind = pathText, provider.DeltaText
-		case dt[0].String() == "thinking_delta" && dt[2].Type == gjson.String:
+		case "thinking_delta":
 			path, kind = pathThinking, provider.DeltaThinking
-		case dt[0].String() == "input_json_delta" && dt[3].Type == gjson.String:
+		case "input_json_delta":
 			path, kind = pathToolInput, provider.DeltaToolInput
 		default:
+			return nil
+		}
+		if delta.Get(path[2]).Type != gjson.String {
 			return nil
 		}
 		id, ok := a.blocks[idx]
