@@ -4,7 +4,9 @@ package claude
 // cannot import each other; it is meant to become one internal package.
 
 import (
+	"encoding/binary"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/tidwall/gjson"
 )
@@ -28,7 +30,7 @@ func pick(obj gjson.Result, keys []string, out []gjson.Result) {
 	members(obj.Raw, func(key, val string) bool {
 		for i, k := range keys {
 			if key == k && !out[i].Exists() {
-				out[i] = gjson.Parse(val)
+				out[i] = parseValue(val)
 				left--
 				break
 			}
@@ -62,7 +64,7 @@ func each(r gjson.Result, fn func(gjson.Result)) {
 		if end <= i {
 			return
 		}
-		fn(gjson.Parse(s[i:end]))
+		fn(parseValue(s[i:end]))
 		i = end
 	}
 }
@@ -174,4 +176,282 @@ func skipValue(s string, i int) int {
 		j++
 	}
 	return j
+}
+
+// parseValue is gjson.Parse(val) for the raw text val of one value of a
+// valid line; strings, the values normalizers read most, are unescaped
+// with bulk copies between escapes.
+func parseValue(val string) gjson.Result {
+	if len(val) < 2 || val[0] != '"' {
+		return gjson.Parse(val)
+	}
+	body := val[1 : len(val)-1]
+	if strings.IndexByte(body, '\\') < 0 {
+		return gjson.Result{Type: gjson.String, Raw: val, Str: body}
+	}
+	return gjson.Result{Type: gjson.String, Raw: val, Str: unescape(body)}
+}
+
+// unescape decodes the escapes of the body of a valid JSON string as
+// gjson does: a \u escape of a lone surrogate becomes U+FFFD.
+func unescape(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for {
+		k := strings.IndexByte(s, '\\')
+		if k < 0 || k+1 >= len(s) {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(s[:k])
+		next := k + 2
+		switch s[k+1] {
+		case 'b':
+			b.WriteByte('\b')
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'u':
+			if k+6 > len(s) {
+				return b.String()
+			}
+			r := hex4(s[k+2 : k+6])
+			next = k + 6
+			if r >= 0xD800 && r < 0xDC00 && len(s)-next >= 6 && s[next] == '\\' && s[next+1] == 'u' {
+				if r2 := hex4(s[next+2 : next+6]); r2 >= 0xDC00 && r2 < 0xE000 {
+					r = utf16.DecodeRune(r, r2)
+					next += 6
+				}
+			}
+			b.WriteRune(r)
+		default: // '"', '\\', '/'
+			b.WriteByte(s[k+1])
+		}
+		s = s[next:]
+	}
+}
+
+// hex4 reads four hexadecimal digits (a valid line has nothing else there).
+func hex4(s string) rune {
+	var r rune
+	for i := range 4 {
+		c := s[i]
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
+// valid reports whether line is one JSON value with white space around
+// it, as gjson.ValidBytes does (the same grammar, no UTF-8 check), in one
+// pass that skips the plain runs of strings eight bytes at a time. It
+// keeps the open containers in a slice, not on the call stack, so a line
+// of deeply nested brackets cannot exhaust the stack.
+func valid(line []byte) bool {
+	var buf [32]byte
+	open := buf[:0] // the closing bracket of each open container
+	const (
+		wantValue = iota
+		wantKey
+		afterValue
+	)
+	state := wantValue
+	i := 0
+	var ok bool
+	for {
+		i = skipSpaceBytes(line, i)
+		switch state {
+		case wantValue:
+			if i >= len(line) {
+				return false
+			}
+			switch line[i] {
+			case '{', '[':
+				end := line[i] + 2 // '}' and ']' follow '{' and '[' by two
+				j := skipSpaceBytes(line, i+1)
+				if j < len(line) && line[j] == end {
+					i, state = j+1, afterValue
+					continue
+				}
+				open = append(open, end)
+				i = j
+				if end == '}' {
+					state = wantKey
+				}
+				continue
+			case '"':
+				if i, ok = validString(line, i+1); !ok {
+					return false
+				}
+			case 't':
+				if i, ok = literal(line, i, "true"); !ok {
+					return false
+				}
+			case 'f':
+				if i, ok = literal(line, i, "false"); !ok {
+					return false
+				}
+			case 'n':
+				if i, ok = literal(line, i, "null"); !ok {
+					return false
+				}
+			default:
+				if i, ok = validNumber(line, i); !ok {
+					return false
+				}
+			}
+			state = afterValue
+		case wantKey:
+			if i >= len(line) || line[i] != '"' {
+				return false
+			}
+			if i, ok = validString(line, i+1); !ok {
+				return false
+			}
+			i = skipSpaceBytes(line, i)
+			if i >= len(line) || line[i] != ':' {
+				return false
+			}
+			i++
+			state = wantValue
+		case afterValue:
+			if len(open) == 0 {
+				return i == len(line)
+			}
+			if i >= len(line) {
+				return false
+			}
+			end := open[len(open)-1]
+			switch line[i] {
+			case ',':
+				i++
+				state = wantValue
+				if end == '}' {
+					state = wantKey
+				}
+			case end:
+				open = open[:len(open)-1]
+				i++
+			default:
+				return false
+			}
+		}
+	}
+}
+
+// skipSpaceBytes is skipSpace for bytes.
+func skipSpaceBytes(s []byte, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// literal checks that s holds lit at i and returns the index after it.
+func literal(s []byte, i int, lit string) (int, bool) {
+	if len(s)-i < len(lit) || string(s[i:i+len(lit)]) != lit {
+		return i, false
+	}
+	return i + len(lit), true
+}
+
+// validNumber checks the JSON number at s[i] and returns the index after it.
+func validNumber(s []byte, i int) (int, bool) {
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		i = digits(s, i)
+	default:
+		return i, false
+	}
+	if i < len(s) && s[i] == '.' {
+		j := digits(s, i+1)
+		if j == i+1 {
+			return j, false
+		}
+		i = j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := digits(s, i)
+		if j == i {
+			return j, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+func digits(s []byte, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// validString checks the rest of a JSON string whose opening quote is
+// before s[i] and returns the index after its closing quote.
+func validString(s []byte, i int) (int, bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for {
+		// Skip eight bytes at a time while none is a control byte, a
+		// quote or a backslash.
+		for i+8 <= len(s) {
+			w := binary.LittleEndian.Uint64(s[i:])
+			q, bs := w^(ones*'"'), w^(ones*'\\')
+			if ((w-ones*0x20)&^w|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			return i, false
+		}
+		switch c := s[i]; {
+		case c == '"':
+			return i + 1, true
+		case c < 0x20:
+			return i, false
+		case c == '\\':
+			if i+1 >= len(s) {
+				return i, false
+			}
+			switch s[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if len(s)-i < 6 || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
+					return i, false
+				}
+				i += 6
+			default:
+				return i, false
+			}
+		default:
+			i++
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }

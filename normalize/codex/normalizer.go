@@ -61,7 +61,7 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 		return nil
 	}
 	n.sawLine = true
-	if !gjson.ValidBytes(line) {
+	if !valid(line) { // gjson.ValidBytes, faster: see pick.go
 		return []event.Event{unknown(ref, census.Invalid)}
 	}
 	v := gjson.ParseBytes(line)

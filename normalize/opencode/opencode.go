@@ -115,8 +115,8 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 	case frameBlank:
 		return n.flushSSE()
 	case frameData:
-		if len(n.sse) == 0 && gjson.ValidBytes(payload) {
-			return n.payload([]int64{ref}, payload)
+		if len(n.sse) == 0 && valid(payload) {
+			return n.validPayload([]int64{ref}, payload)
 		}
 		if len(n.sse) > 0 {
 			n.sse = append(n.sse, '\n')
@@ -141,10 +141,15 @@ func (n *Normalizer) flushSSE() []event.Event {
 
 // payload dispatches one JSON payload to the run or the bus handler.
 func (n *Normalizer) payload(refs []int64, p []byte) []event.Event {
-	if !gjson.ValidBytes(p) {
+	if !valid(p) { // gjson.ValidBytes, faster: see pick.go
 		return []event.Event{{Kind: event.KindUnknown, Phase: event.PhaseUpdated,
 			NativeType: census.Invalid, Cause: refs}}
 	}
+	return n.validPayload(refs, p)
+}
+
+// validPayload is payload for a p that is known to be valid JSON.
+func (n *Normalizer) validPayload(refs []int64, p []byte) []event.Event {
 	v := gjson.ParseBytes(p)
 	var f lineFields
 	pick(v, lineKeys, f[:])

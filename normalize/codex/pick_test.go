@@ -1,0 +1,101 @@
+package codex
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// pickSeeds are lines for the pick.go tests: corner cases of the JSON
+// grammar (synthetic) and the real corpus lines of every provider (this
+// file, like pick.go, is the same in each normalize/<provider>).
+func pickSeeds(t testing.TB) [][]byte {
+	seeds := [][]byte{
+		[]byte(`{}`), []byte(` [ ] `), []byte(`{"a":1,}`), []byte(`[1,]`), []byte(`{,}`), []byte(`01`),
+		[]byte(`-0.5e+3`), []byte(`1.`), []byte(`-`), []byte(`1e`), []byte(`"\u00e9\ud83d\ude00\ud800x"`),
+		[]byte(`"a\qb"`), []byte("\"tab\there\""), []byte(`{"k\u0074":"v","a":[true,false,null,{"b":"c\"d"}]}`),
+		[]byte(`"unterminated`), []byte(`{"a":1}{"b":2}`), []byte(`nul`), []byte(`truex`), []byte(``),
+		[]byte(`"12345678\"12345678\\"`), []byte(strings.Repeat("[", 100) + strings.Repeat("]", 100)),
+	}
+	paths, _ := filepath.Glob("../../testdata/corpus/*/*.jsonl")
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds = append(seeds, bytes.Split(b, []byte("\n"))...)
+	}
+	return seeds
+}
+
+// checkPick compares valid with gjson.ValidBytes and, on a valid object,
+// pick and each with gjson's Get and Array on every member.
+func checkPick(t *testing.T, line []byte) {
+	if got, want := valid(line), gjson.ValidBytes(line); got != want {
+		t.Fatalf("valid(%q) = %v, gjson.ValidBytes says %v", line, got, want)
+	}
+	if !gjson.ValidBytes(line) {
+		return
+	}
+	var walk func(v gjson.Result)
+	walk = func(v gjson.Result) {
+		switch {
+		case v.IsObject():
+			var keys []string
+			v.ForEach(func(k, _ gjson.Result) bool {
+				if !slices.Contains(keys, k.String()) { // pick wants distinct keys
+					keys = append(keys, k.String())
+				}
+				return true
+			})
+			keys = append(keys, "absent")
+			out := make([]gjson.Result, len(keys))
+			pick(v, keys, out)
+			for i, k := range keys {
+				want := v.Get(gjson.Escape(k))
+				got := out[i]
+				got.Index, want.Index = 0, 0
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("pick %q of %s: %+v, Get gives %+v", k, v.Raw, got, want)
+				}
+				walk(want)
+			}
+		case v.IsArray():
+			var got []gjson.Result
+			each(v, func(x gjson.Result) { got = append(got, x) })
+			want := v.Array()
+			for i := range want {
+				want[i].Index = 0
+			}
+			for i := range got {
+				got[i].Index = 0
+			}
+			if len(got) != len(want) || (len(got) > 0 && !reflect.DeepEqual(got, want)) {
+				t.Fatalf("each of %s: %+v, Array gives %+v", v.Raw, got, want)
+			}
+			for _, x := range want {
+				walk(x)
+			}
+		}
+	}
+	walk(gjson.ParseBytes(line))
+}
+
+func TestPick(t *testing.T) {
+	for _, l := range pickSeeds(t) {
+		checkPick(t, l)
+	}
+}
+
+func FuzzPick(f *testing.F) {
+	for _, l := range pickSeeds(f) {
+		f.Add(l)
+	}
+	f.Fuzz(checkPick)
+}
