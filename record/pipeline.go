@@ -117,7 +117,7 @@ func (p *pipeline) add(s step) {
 	b := p.batch()
 	b.steps = append(b.steps, s)
 	if p.cur.size() >= batchBytes || len(p.cur.steps) >= 4096 {
-		p.handOff()
+		p.handOff(false)
 	}
 }
 
@@ -134,12 +134,16 @@ func (p *pipeline) batch() *batch {
 }
 
 // handOff gives the steps so far to the writer, waiting while it has
-// writerBatches batches not done yet.
-func (p *pipeline) handOff() {
+// writerBatches batches not done yet. When idle (no more input waiting)
+// and the writer has caught up, the steps are done here instead.
+func (p *pipeline) handOff(idle bool) {
 	if p.cur == nil || len(p.cur.steps) == 0 {
 		return
 	}
-	p.w.steps <- p.cur
+	if idle && p.w.inline(p.cur) {
+		return
+	}
+	p.w.send(p.cur)
 	p.cur = nil
 }
 
@@ -180,7 +184,7 @@ func (p *pipeline) run() error {
 		if !p.opened && !p.firstData.IsZero() && p.opts.Now().Sub(p.firstData) >= p.opts.DetectWait {
 			p.open()
 		}
-		p.handOff()
+		p.handOff(!p.q.waiting())
 		if len(items) > 0 {
 			continue
 		}
@@ -191,7 +195,7 @@ func (p *pipeline) run() error {
 		}
 	}
 	p.finish()
-	p.handOff()
+	p.handOff(true)
 	close(p.w.steps)
 	<-p.w.done
 	return p.w.err

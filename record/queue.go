@@ -175,6 +175,13 @@ func (q *queue) take() ([]chunk, bool) {
 	return items, q.closed
 }
 
+// waiting reports chunks queued and not taken yet.
+func (q *queue) waiting() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.items) > 0
+}
+
 // done releases n bytes taken earlier: the writer's progress.
 func (q *queue) done(n int) {
 	q.mu.Lock()

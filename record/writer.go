@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"sync"
 	"time"
 
 	"github.com/evcap/evcap/capture"
@@ -22,7 +23,10 @@ import (
 // overlap in time. The hand-off is bounded (writerBatches batches of about
 // batchBytes each), so a writer that falls behind holds the first
 // goroutine, which stops releasing the queue, which holds the child: the
-// backpressure of the queue, unchanged.
+// backpressure of the queue, unchanged. When no more input is waiting and
+// the writer has caught up, the first goroutine does the steps itself
+// (under the writer's lock), so a slow agent costs one wake-up per line,
+// not two.
 const (
 	writerBatches = 2
 	batchBytes    = 256 << 10
@@ -98,6 +102,10 @@ type writer struct {
 	steps chan *batch
 	free  chan *batch
 	done  chan struct{}
+	// mu is held while steps are done, by the writer goroutine or (see
+	// inline) the pipeline's; pending counts the batches sent and not done.
+	mu      sync.Mutex
+	pending int
 
 	c          *capture.Capturer
 	red        *redact.Redactor
@@ -129,20 +137,50 @@ func newWriter(p *pipeline) *writer {
 func (w *writer) run() {
 	defer close(w.done)
 	for b := range w.steps {
-		for i := range b.steps {
-			w.do(&b.steps[i])
-			b.steps[i] = step{}
-		}
-		b.steps = b.steps[:0]
-		if cap(b.buf) > 4*batchBytes {
-			b.buf = nil
-		}
-		b.buf = b.buf[:0]
+		w.mu.Lock()
+		w.doAll(b)
+		w.pending--
+		w.mu.Unlock()
 		select {
 		case w.free <- b:
 		default:
 		}
 	}
+}
+
+// doAll does the steps of b and empties it for reuse. The caller holds mu.
+func (w *writer) doAll(b *batch) {
+	for i := range b.steps {
+		w.do(&b.steps[i])
+		b.steps[i] = step{}
+	}
+	b.steps = b.steps[:0]
+	if cap(b.buf) > 4*batchBytes {
+		b.buf = nil
+	}
+	b.buf = b.buf[:0]
+}
+
+// inline does the steps of b on the caller's goroutine when the writer
+// has nothing left to do, and reports whether it did: an agent that
+// writes a line now and then is recorded without waking a second
+// goroutine per line, which would cost more CPU than it saves.
+func (w *writer) inline(b *batch) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.pending > 0 {
+		return false // earlier steps first
+	}
+	w.doAll(b)
+	return true
+}
+
+// send hands b to the writer goroutine.
+func (w *writer) send(b *batch) {
+	w.mu.Lock()
+	w.pending++
+	w.mu.Unlock()
+	w.steps <- b
 }
 
 func (w *writer) do(s *step) {
