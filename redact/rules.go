@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"sync"
 )
 
@@ -63,6 +64,92 @@ type rule struct {
 	anchorLits [][]byte
 	anchorLen  int
 	anchorWord bool // a \b led the regexp
+	// atKeyword, when set, is re anchored (^…), for a rule whose regexp
+	// starts with its keywords (case ignored): every match starts at a
+	// keyword, so keywordMatches tries it only there (keywordRule).
+	atKeyword *regexp.Regexp
+}
+
+// keywordRule marks a case-insensitive rule whose regexp begins with an
+// alternation of its keywords. Go's regexp has no literal prefix to skip
+// to under (?i), so FindAll tried a match at every byte, folding each
+// (unicode.SimpleFold): on prose full of "token" and "password" that was
+// most of a stream's time. Run anchored at each keyword instead.
+func keywordRule(ru *rule) *rule {
+	ru.atKeyword = regexp.MustCompile(`^(?:` + ru.re.String() + `)`)
+	return ru
+}
+
+// hasFoldVariant reports bytes that (?i) matches as an ASCII letter but
+// ASCII folding does not: the long s (U+017F, as s) and the Kelvin sign
+// (U+212A, as k), the only non-ASCII members of ASCII letters' case
+// orbits. Without them, ASCII-folded keyword search finds every place a
+// (?i) keyword can match.
+func hasFoldVariant(text []byte) bool {
+	return bytes.Contains(text, []byte("\u017f")) || bytes.Contains(text, []byte("\u212a"))
+}
+
+// keywordWindow is how much text after a keyword keywordMatches gives the
+// anchored regexp at first; a match that reaches the window's end, or a
+// window that ends in blanks the regexp may still be crossing, is tried
+// again on the rest of the text.
+const keywordWindow = 4096
+
+// keywordMatches is FindAllSubmatchIndex for a keywordRule: the anchored
+// regexp at each keyword occurrence, left to right, skipping occurrences
+// inside the previous match, as FindAll resumes after a match.
+func (ru *rule) keywordMatches(text []byte) [][]int {
+	var occ []int
+	for _, k := range ru.keywords {
+		for i := 0; ; {
+			j := indexFold(text[i:], k)
+			if j < 0 {
+				break
+			}
+			occ = append(occ, i+j)
+			i += j + 1
+		}
+	}
+	slices.Sort(occ)
+	occ = slices.Compact(occ)
+	var out [][]int
+	last := 0
+	for _, p := range occ {
+		if p < last {
+			continue
+		}
+		end := min(len(text), p+keywordWindow)
+		m := ru.atKeyword.FindSubmatchIndex(text[p:end])
+		if end < len(text) && (m != nil && p+m[1] == end || m == nil && blankTail(text[p:end])) {
+			m = ru.atKeyword.FindSubmatchIndex(text[p:])
+		}
+		if m == nil {
+			continue
+		}
+		for k := range m {
+			if m[k] >= 0 {
+				m[k] += p
+			}
+		}
+		last = m[1]
+		out = append(out, m)
+	}
+	return out
+}
+
+// blankTail reports a window that ends in whitespace, quotes or
+// backslashes, which a keywordRule's regexp may still be crossing.
+func blankTail(b []byte) bool {
+	n := 0
+	for i := len(b) - 1; i >= 0 && n < 64; i-- {
+		switch b[i] {
+		case ' ', '\t', '\n', '\r', '\f', '\v', '"', '\'', '\\', ':', '=':
+			n++
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 func kw(words ...string) [][]byte {
@@ -173,14 +260,14 @@ func ownRules() []*rule {
 		// branch comes first, so it wins wherever an END follows.
 		{id: RulePrivateKey, keywords: kw("PRIVATE KEY"),
 			re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----(?:(?:[A-Za-z0-9+/=\s:,.-]|\\[nr])*?-----END[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----|(?:[A-Za-z0-9+/=\s:,.-]|\\[nr])*)`)},
-		{id: RuleAuthHeader, keywords: kw("authorization"), fold: true,
+		keywordRule(&rule{id: RuleAuthHeader, keywords: kw("authorization"), fold: true,
 			re:    regexp.MustCompile(`(?i:authorization)\\?["']?\s*[:=]\s*\\?["']?(?i:bearer|basic|token|bot)\s+([A-Za-z0-9._~+/=:-]{6,})`),
-			group: 1},
+			group: 1}),
 		{id: RuleURLPassword, keywords: kw("://"), re: regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s:/@"'<>]*:([^\s:/@"'<>]+)@`), group: 1,
 			accept: func(text []byte, m []int) bool { return !placeholderValue(text[m[2]:m[3]]) }},
-		{id: RuleAssignment, keywords: kw("password", "passwd", "secret", "token", "api_key", "apikey", "api-key"), fold: true,
+		keywordRule(&rule{id: RuleAssignment, keywords: kw("password", "passwd", "secret", "token", "api_key", "apikey", "api-key"), fold: true,
 			re:    regexp.MustCompile(`(?i:password|passwd|secret|token|api[_-]?key)(\\?["']?)\s*([:=])\s*(\\?["']?)([^\s"'&,;<>{}()\[\]\\` + "`" + `]{6,})`),
-			group: 4, accept: acceptAssignment},
+			group: 4, accept: acceptAssignment}),
 	}
 }
 

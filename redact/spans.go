@@ -264,6 +264,8 @@ func (r *Redactor) ruleSpans(prio int, text []byte, protect func() [][2]int, spa
 	var matches [][]int
 	if ru.anchored != nil {
 		matches = ru.anchoredMatches(text)
+	} else if ru.atKeyword != nil && !hasFoldVariant(text) {
+		matches = ru.keywordMatches(text)
 	} else if ru.maxLen > 0 && len(text) > ru.chunk {
 		matches = ru.windowedMatches(text)
 	} else {

@@ -71,3 +71,35 @@ func BenchmarkStreamGenerated(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStreamKeywordProse streams 32 KiB of prose about credentials
+// (the words API key, token, secret, password, auth, and no secret) in
+// 12-byte deltas through one Stream: the text on which case-insensitive
+// rules with those keywords run again and again as the block grows, which
+// is where sanitize of a partial-message capture spent its time.
+func BenchmarkStreamKeywordProse(b *testing.B) {
+	red, err := redact.New(redact.Options{Home: "/home/dev", Project: "/home/dev/src/app", Temp: []string{"/tmp"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	para := "To rotate the API key, open the settings page and revoke the old token first; " +
+		"the secret manager keeps each password and auth credential for the service account, " +
+		"and the access key for the bucket is read from the environment at start-up.\n"
+	var text []byte
+	for len(text) < 32<<10 {
+		text = append(text, para...)
+	}
+	var deltas []string
+	for i := 0; i < len(text); i += 12 {
+		deltas = append(deltas, string(text[i:min(i+12, len(text))]))
+	}
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s := red.NewStream(0)
+		for _, d := range deltas {
+			s.Push(d)
+		}
+		s.Flush()
+	}
+}
