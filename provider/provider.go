@@ -56,6 +56,10 @@ type Descriptor struct {
 	// VolatileIDKeys are JSON object keys whose string values are per-run
 	// ids (sanitize pseudonymizes them), sorted.
 	VolatileIDKeys []string
+	// VolatileIDPrefixes are the prefixes the provider gives its ids
+	// ("toolu_", "ses_"), sorted; sanitize keeps them in a pseudonym
+	// ("toolu_evcap_0001") so that a reader still sees what the id named.
+	VolatileIDPrefixes []string
 }
 
 // Options are the reading options a stream normalizer takes. The zero

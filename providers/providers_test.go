@@ -24,6 +24,9 @@ func TestTable(t *testing.T) {
 		if (d.History == nil) != (d.DetectHistory == nil) || (d.History == nil) != (d.HistoryTime == nil) {
 			t.Errorf("%s: History, DetectHistory and HistoryTime must all be set or all nil", d.Name)
 		}
+		if !slices.IsSorted(d.VolatileIDPrefixes) {
+			t.Errorf("%s: VolatileIDPrefixes not sorted: %v", d.Name, d.VolatileIDPrefixes)
+		}
 		if !slices.IsSorted(d.VolatileIDKeys) {
 			t.Errorf("%s: VolatileIDKeys not sorted: %v", d.Name, d.VolatileIDKeys)
 		}

@@ -32,6 +32,7 @@ func Provider() provider.Descriptor {
 		Deltas:        func() provider.Deltas { return NewDeltas() },
 		VolatileIDKeys: []string{"id", "parent_tool_use_id", "request_id", "sessionId", "session_id",
 			"tool_use_id", "uuid"},
+		VolatileIDPrefixes: []string{"msg_", "req_", "srvtoolu_", "toolu_"},
 	}
 }
 

@@ -30,11 +30,12 @@ func Provider() provider.Descriptor {
 		Normalizer: func(o provider.Options) event.Normalizer {
 			return NewWithOptions(Options{CumulativeDeltas: o.CumulativeDeltas})
 		},
-		History:        func() event.Normalizer { return NewHistory() },
-		DetectHistory:  detectHistoryLine,
-		HistoryTime:    historyTime,
-		Deltas:         func() provider.Deltas { return NewDeltas() },
-		VolatileIDKeys: []string{"callID", "id", "messageID", "parentID", "partID", "requestID", "sessionID"},
+		History:            func() event.Normalizer { return NewHistory() },
+		DetectHistory:      detectHistoryLine,
+		HistoryTime:        historyTime,
+		Deltas:             func() provider.Deltas { return NewDeltas() },
+		VolatileIDKeys:     []string{"callID", "id", "messageID", "parentID", "partID", "requestID", "sessionID"},
+		VolatileIDPrefixes: []string{"call_", "evt_", "msg_", "per_", "prt_", "que_", "ses_"},
 	}
 }
 
