@@ -89,6 +89,9 @@ type pipeline struct {
 	stdoutLines, stdoutBytes, errLines int64
 	dropped                            int64
 	tornStdout                         bool
+	// handed is the line being split when the splitter gives its buffer
+	// up (see splitter.handed).
+	handed []byte
 }
 
 func newPipeline(opts *Options, argv []string, cliName string) *pipeline {
@@ -230,7 +233,13 @@ func (p *pipeline) chunk(c chunk) {
 			p.firstData = p.opts.Now()
 		}
 	}
-	sp.feed(c.data, func(line []byte) { p.line(c.stream, line) }, gapEnd)
+	sp.feed(c.data, func(line []byte) {
+		if sp.handed {
+			p.handed = line
+		}
+		p.line(c.stream, line)
+		p.handed = nil
+	}, gapEnd)
 }
 
 // inputEnded records that the integration closed the agent's stdin, after
@@ -385,7 +394,13 @@ func (p *pipeline) release() {
 // next call.
 func (p *pipeline) write(a *arrived) {
 	s := step{kind: stepLine, a: *a}
-	s.a.line = p.batch().hold(a.line)
+	if h := p.handed; len(h) > 0 && len(a.line) == len(h) && &a.line[0] == &h[0] {
+		// The splitter's buffer of a huge line, given up by it and
+		// released as it was by the redactor: no copy of many MiB.
+		p.handed = nil
+	} else {
+		s.a.line = p.batch().hold(a.line)
+	}
 	p.add(s)
 }
 

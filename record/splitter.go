@@ -11,7 +11,15 @@ type splitter struct {
 	skipping bool
 	gapBytes int64
 	gapLines int64
+	// handed is true while line is called with an assembled line whose
+	// buffer the splitter gives up after the call (a huge one, see
+	// maxKept): the callee may keep it instead of copying it.
+	handed bool
 }
+
+// maxKept is the largest line buffer kept for the next line; a buffer
+// grown by a huge line is given back, not kept for the run.
+const maxKept = 4 << 20
 
 // feed calls line for each complete line in p (without its newline) and
 // gapEnd when a torn-by-gap line ends. The slice given to line is valid
@@ -38,7 +46,9 @@ func (s *splitter) feed(p []byte, line func([]byte), gapEnd func(bytes, lines in
 		}
 		if len(s.pending) > 0 {
 			s.pending = append(s.pending, p[:i]...)
+			s.handed = cap(s.pending) > maxKept
 			line(s.pending)
+			s.handed = false
 			s.reset()
 		} else {
 			line(p[:i])
@@ -64,8 +74,7 @@ func (s *splitter) gap(n, newlines int64, endsLine bool, gapEnd func(bytes, line
 }
 
 func (s *splitter) reset() {
-	// A buffer grown by a huge line is given back, not kept for the run.
-	if cap(s.pending) > 4<<20 {
+	if cap(s.pending) > maxKept {
 		s.pending = nil
 	} else {
 		s.pending = s.pending[:0]
