@@ -62,6 +62,26 @@
 // leak: the held tail that could start a secret is replaced, and so is
 // what continues it (Report.PartialRedactions).
 //
+// # Project root
+//
+// The project root a capture names (capture.start cwd, Claude system/init
+// cwd, opencode session directory) stands for the whole capture when the
+// input is a file: records before the one that names it are held, not yet
+// processed, until it is read, so the input is read once. In practice it
+// is among the first records; when MaxHeld bytes go by without it (Codex
+// and Gemini streams name none), the file is searched for it from the
+// start with a byte search that parses only lines holding a key a
+// declaration needs, and then sanitized from the start. From a pipe, which
+// cannot be read ahead, the root applies from the record that names it on.
+//
+// # One pass per record
+//
+// Each record is read once (envelope.Reader), its payload redacted in one
+// walk (redact), its delta fed to its block, and when it is released, one
+// more walk (internal/jsonwalk) applies the delta's redacted chunk,
+// pseudonyms, times and private text before it is written; strings that
+// none of these can change are judged on their bytes and not copied.
+//
 // NewLineRedactor gives the same block-aware redaction to a live stream of
 // native lines (what evcap record reads from an agent): push lines as they
 // come, take the lines it releases, Flush at the end.

@@ -48,10 +48,19 @@ type ids struct {
 
 func newIDs() *ids { return &ids{m: map[string]string{}, count: map[string]int{}} }
 
+// idKeys are the keys whose string values may be volatile ids.
+var idKeys = map[string]bool{"id": true, "session_id": true, "sessionID": true, "sessionId": true,
+	"messageID": true, "messageId": true, "partID": true, "partId": true, "callID": true, "toolCallId": true,
+	"tool_use_id": true, "parent_tool_use_id": true, "request_id": true, "requestID": true, "parentID": true,
+	"uuid": true, "tool_id": true, "thread_id": true}
+
 // family says which pseudonym family a value seen under key belongs to,
 // or "" when it is not a volatile id. Only keys that name ids count, so
 // free text is never mistaken for an id.
 func family(key, v string) string {
+	if !idKeys[key] {
+		return "" // every case below is one of these keys
+	}
 	if v == "" || len(v) > 200 || IsPseudonym(v) || !isToken(v) {
 		return ""
 	}
@@ -145,6 +154,31 @@ func (d *ids) replace(s string) (string, bool) {
 	}
 	sb.WriteString(s[last:])
 	return sb.String(), true
+}
+
+// holdsToken reports whether replace would change b: a known id appears
+// in it as a whole token.
+func (d *ids) holdsToken(b []byte) bool {
+	if len(d.m) == 0 {
+		return false
+	}
+	for i := 0; i < len(b); {
+		if !tokenByte(b[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(b) && tokenByte(b[j]) {
+			j++
+		}
+		if d.mayHold(j - i) {
+			if _, ok := d.m[string(b[i:j])]; ok {
+				return true
+			}
+		}
+		i = j
+	}
+	return false
 }
 
 // mayHold reports whether an id of n bytes may be known.

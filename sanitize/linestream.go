@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/jsonwalk"
 	"github.com/evcap/evcap/redact"
 )
 
@@ -67,6 +68,8 @@ type LineRedactor struct {
 	early   int
 	partial int
 	out     []RedactedLine
+	jw      jsonwalk.Walker
+	dw      deltaWalk
 }
 
 type lineItem struct {
@@ -237,14 +240,9 @@ func (lr *LineRedactor) finish(it *lineItem) RedactedLine {
 		}
 		return RedactedLine{Line: it.body, Ledger: it.ledger, Stderr: it.stderr}
 	}
-	w := &walker{str: func(path []string, v string) (string, bool) {
-		if equalPath(path, h.path) && v != h.chunk.Text {
-			return h.chunk.Text, true
-		}
-		return v, false
-	}}
-	if out, changed, err := w.rewrite(it.body); err == nil && changed {
-		it.body = out
+	lr.dw.path, lr.dw.text = h.path, h.chunk.Text
+	if out, changed, err := lr.jw.Walk(it.body, &lr.dw); err == nil && changed {
+		it.body = append([]byte(nil), out...) // out is the walker's, and lines are returned in batches
 	}
 	return RedactedLine{Line: it.body, Ledger: it.ledger}
 }

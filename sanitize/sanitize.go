@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/jsonwalk"
 	"github.com/evcap/evcap/redact"
 	"github.com/tidwall/gjson"
 )
@@ -84,10 +85,11 @@ type Report struct {
 
 // Sanitize reads the capture r (name is used in errors), and writes the
 // sanitized capture to w, one record per line, same sequence numbers and
-// stages. It streams: memory is bounded by the open blocks' lookahead and
-// MaxHeld plus the longest line, not by the size of the capture. When r
-// is an io.ReadSeeker, a first pass learns the project root the capture
-// names before anything is written.
+// stages. It streams, reading r once: memory is bounded by the open
+// blocks' lookahead and MaxHeld plus the longest line, not by the size of
+// the capture. When r is an io.ReadSeeker (a file), the project root the
+// capture names applies to the records before the one naming it too (see
+// the package doc, "Project root").
 //
 // Sanitize is byte-deterministic and idempotent: the same input and
 // options give the same bytes, and sanitizing the output again gives it
@@ -97,31 +99,45 @@ func Sanitize(r io.Reader, name string, w io.Writer, opts Options) (Report, erro
 }
 
 // SanitizeContext is Sanitize that stops when ctx is done: it checks ctx
-// before each record (in the first pass too) and returns its cause, having
-// written what it had sanitized so far.
+// before each record and returns its cause, having written what it had
+// sanitized so far.
 func SanitizeContext(ctx context.Context, r io.Reader, name string, w io.Writer, opts Options) (Report, error) {
 	s, err := newSanitizer(opts)
 	if err != nil {
 		return Report{}, err
 	}
+	rd := envelope.NewReader(r, name, envelope.ReaderOptions{})
+	var ahead []held
 	if rs, ok := r.(io.ReadSeeker); ok && opts.Project == "" {
 		if start, err := rs.Seek(0, io.SeekCurrent); err == nil {
-			if err := s.prepass(ctx, rs, name); err != nil {
+			var settled bool
+			ahead, settled, err = s.lookahead(ctx, rd)
+			if err != nil {
 				return Report{}, err
 			}
-			if _, err := rs.Seek(start, io.SeekStart); err != nil {
-				return Report{}, fmt.Errorf("sanitize %s: rewind: %w", name, err)
+			if !settled {
+				if err := s.search(ctx, rs, start, name); err != nil {
+					return Report{}, err
+				}
+				rd = envelope.NewReader(r, name, envelope.ReaderOptions{})
 			}
 		}
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	s.out = bw
-	rd := envelope.NewReader(r, name, envelope.ReaderOptions{})
 	for {
 		if err := context.Cause(ctx); err != nil {
 			return s.rep, err
 		}
-		rec, err := rd.Next()
+		var h held
+		if len(ahead) > 0 {
+			h, ahead[0] = ahead[0], held{}
+			ahead = ahead[1:]
+		} else {
+			h.rec, h.err = rd.Next()
+			h.line = rd.Line()
+		}
+		rec, err := h.rec, h.err
 		if err == io.EOF {
 			break
 		}
@@ -133,7 +149,7 @@ func SanitizeContext(ctx context.Context, r io.Reader, name string, w io.Writer,
 			return s.rep, fmt.Errorf("sanitize: %w: %w", ErrInvalidCapture, err)
 		}
 		if err := s.add(rec); err != nil {
-			return s.rep, fmt.Errorf("sanitize %s:%d: sequence %d: %w", name, rd.Line(), rec.Sequence, err)
+			return s.rep, fmt.Errorf("sanitize %s:%d: sequence %d: %w", name, h.line, rec.Sequence, err)
 		}
 	}
 	s.blocks.flush("")
@@ -146,6 +162,21 @@ func SanitizeContext(ctx context.Context, r io.Reader, name string, w io.Writer,
 		return s.rep, fmt.Errorf("sanitize %s: write: %w", name, err)
 	}
 	return s.rep, nil
+}
+
+// search finds the project root in the file rs from start on (see
+// searchProject) and goes back to start.
+func (s *sanitizer) search(ctx context.Context, rs io.ReadSeeker, start int64, name string) error {
+	if _, err := rs.Seek(start, io.SeekStart); err != nil {
+		return fmt.Errorf("sanitize %s: rewind: %w", name, err)
+	}
+	if err := s.searchProject(ctx, rs, name); err != nil {
+		return err
+	}
+	if _, err := rs.Seek(start, io.SeekStart); err != nil {
+		return fmt.Errorf("sanitize %s: rewind: %w", name, err)
+	}
+	return nil
 }
 
 // pathRules are the redact rules whose ledger entries lose their length.
@@ -186,10 +217,15 @@ type sanitizer struct {
 	out     *bufio.Writer
 	line    []byte
 	rep     Report
+	// jw and rw rewrite a finished record's JSON; out of jw stays valid
+	// until the next record is finished, which is after it is written.
+	jw jsonwalk.Walker
+	rw recordWalk
 }
 
 func newSanitizer(opts Options) (*sanitizer, error) {
 	s := &sanitizer{opts: opts, ids: newIDs(), clock: clock{drop: opts.DropTimes}, maxHeld: opts.MaxHeld}
+	s.rw.s = s
 	if s.maxHeld <= 0 {
 		s.maxHeld = DefaultMaxHeld
 	}
@@ -214,72 +250,13 @@ func (s *sanitizer) rebuild() error {
 	return nil
 }
 
-// learnedProject says whether the project root came from the capture.
-func (s *sanitizer) learnProject(rec *envelope.Record, body []byte) error {
-	if s.opts.Project != "" || s.project != s.opts.DefaultProject && s.project != "" {
-		return nil
-	}
-	if p := DeclaredProject(rec.Stage, body); p != "" && p != s.project {
-		s.project = p
-		return s.rebuild()
-	}
-	return nil
-}
-
-// DeclaredProject returns the absolute working directory a record's
-// payload names (capture.start cwd, Claude system/init cwd, opencode
-// session directory or assistant path.cwd), or "".
-func DeclaredProject(stage envelope.Stage, body []byte) string {
-	if stage != envelope.StageMeta && stage != envelope.StageNativeIn {
-		return ""
-	}
-	if !gjson.ValidBytes(body) {
-		return ""
-	}
-	for _, p := range []string{"cwd", "properties.info.directory", "properties.info.path.cwd"} {
-		if v := gjson.GetBytes(body, p); v.Type == gjson.String && isAbs(v.String()) {
-			return strings.TrimRight(v.String(), "/\\")
-		}
-	}
-	return ""
-}
-
-func isAbs(p string) bool {
-	return len(p) > 1 && (p[0] == '/' || len(p) > 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))
-}
-
-// prepass reads the whole capture once to learn the project root it names.
-func (s *sanitizer) prepass(ctx context.Context, r io.Reader, name string) error {
-	rd := envelope.NewReader(r, name, envelope.ReaderOptions{})
-	for {
-		if err := context.Cause(ctx); err != nil {
-			return err
-		}
-		rec, err := rd.Next()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			continue
-		}
-		_, _, body := split(rec)
-		if p := DeclaredProject(rec.Stage, body); p != "" {
-			if p != s.project {
-				s.project = p
-				return s.rebuild()
-			}
-			return nil
-		}
-	}
-}
-
 // split takes the JSON (or text) to rewrite out of a record's payload.
 func split(rec *envelope.Record) (payloadKind, string, []byte) {
 	p := rec.Payload
 	if len(p) == 0 || p[0] != '"' {
 		return kindJSON, "", p
 	}
-	str, err := decodeString(p)
+	str, err := decodeLiteral(p)
 	if err != nil {
 		return kindText, "", nil
 	}
@@ -443,18 +420,9 @@ func (s *sanitizer) finish(it *item) error {
 			rec.Payload = envelope.AppendJSONString(nil, str)
 		}
 	default:
-		w := &walker{
-			str: func(path []string, v string) (string, bool) {
-				return s.rewriteString(it, learn, path, v)
-			},
-			num: func(path []string, raw string) (string, bool) {
-				if len(path) == 0 {
-					return raw, false
-				}
-				return s.clock.millis(path[len(path)-1], raw)
-			},
-		}
-		out, changed, err := w.rewrite(it.body)
+		s.rw.it, s.rw.learn = it, learn
+		out, changed, err := s.jw.Walk(it.body, &s.rw)
+		s.rw.it = nil
 		if err == nil && changed {
 			it.body, it.dirty = out, true
 		}
@@ -482,47 +450,6 @@ func (s *sanitizer) finish(it *item) error {
 	s.line = envelope.AppendRecord(s.line[:0], rec)
 	_, err := s.out.Write(s.line)
 	return err
-}
-
-func (s *sanitizer) rewriteString(it *item, learn bool, path []string, v string) (string, bool) {
-	orig := v
-	isDelta := false
-	if h := it.hole; h != nil && equalPath(path, h.path) {
-		v, isDelta = h.chunk.Text, true
-	}
-	key := ""
-	if len(path) > 0 {
-		key = path[len(path)-1]
-	}
-	if t, ok := s.clock.isoString(v); ok {
-		v = t
-	}
-	if learn {
-		if fam := family(key, v); fam != "" {
-			s.ids.learn(fam, v)
-		}
-	}
-	if nv, ok := s.ids.replace(v); ok {
-		v = nv
-	}
-	if s.opts.PrivateText && (isDelta || privateKeys[key]) {
-		if nv, ok := privatize(v); ok {
-			v = nv
-		}
-	}
-	return v, v != orig
-}
-
-func equalPath(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // envelopeFields sanitizes the record's own fields and returns the ledger

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/evcap/evcap/internal/jsonwalk"
 	"io"
 	"regexp"
 	"sort"
@@ -136,15 +137,13 @@ func scanIDs(known *ids, stage envelope.Stage, payload []byte, allowed func(stri
 		check("", string(body))
 		return
 	}
-	w := &walker{str: func(path []string, v string) (string, bool) {
-		key := ""
-		if len(path) > 0 {
-			key = path[len(path)-1]
+	var w jsonwalk.Walker
+	_, _, _ = w.Walk(body, jsonwalk.VisitorFunc(func(w *jsonwalk.Walker, t *jsonwalk.Token) error {
+		if t.Kind == jsonwalk.String {
+			check(string(lastKey(w.Path())), string(t.Text()))
 		}
-		check(key, v)
-		return v, false
-	}}
-	_, _, _ = w.rewrite(body)
+		return nil
+	}))
 }
 
 // allowFunc builds the allowlist test of a config.

@@ -8,10 +8,14 @@ import (
 	"time"
 )
 
-// Epoch is the instant a sanitized capture starts at: times inside payloads
-// are moved so that the capture's first record falls on it, keeping the
-// distances between them and the format each was written in.
-var Epoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+// EpochUnix is the instant a sanitized capture starts at, in Unix seconds
+// (2000-01-01T00:00:00Z): times inside payloads are moved so that the
+// capture's first record falls on it, keeping the distances between them
+// and the format each was written in.
+const EpochUnix = 946684800
+
+// Epoch is EpochUnix as a time in UTC.
+func Epoch() time.Time { return time.Unix(EpochUnix, 0).UTC() }
 
 var (
 	isoRe    = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?Z$`)
@@ -41,7 +45,7 @@ func (c *clock) begin(ts string) {
 	if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
 		c.start = t
 	} else {
-		c.start = Epoch
+		c.start = Epoch()
 	}
 }
 
@@ -73,9 +77,9 @@ func formatOffset(d time.Duration) string {
 // shift moves an absolute time found in a payload.
 func (c *clock) shift(t time.Time) time.Time {
 	if c.drop {
-		return Epoch
+		return Epoch()
 	}
-	return Epoch.Add(t.Sub(c.start))
+	return Epoch().Add(t.Sub(c.start))
 }
 
 // isoString rewrites a payload string that is an RFC 3339 UTC time,
