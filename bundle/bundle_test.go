@@ -15,6 +15,7 @@ import (
 
 	"github.com/evcap/evcap/bundle"
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/sanitize"
 	"github.com/evcap/evcap/scan"
 	"github.com/sebdah/goldie/v2"
@@ -50,6 +51,7 @@ func zipBytes(t testing.TB, b *bundle.Bundle) []byte {
 // archive as a user would and scans each entry again, independently of
 // the check Build made.
 func TestCorpusBundlesPassScan(t *testing.T) {
+	corpustest.Heavy(t) // .ci/after-heavy.sh runs it without -race
 	for _, r := range corpusRuns(t) {
 		t.Run(r.Name, func(t *testing.T) {
 			capture := build(t, r)

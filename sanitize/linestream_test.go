@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/redact"
 	"github.com/evcap/evcap/sanitize"
 	"github.com/google/go-cmp/cmp"
@@ -97,6 +98,7 @@ func joinedText(lines [][]byte) string {
 // TestLineRedactorCorpus streams every real CLI output of the corpus
 // through a LineRedactor, as evcap record does.
 func TestLineRedactorCorpus(t *testing.T) {
+	corpustest.Heavy(t) // .ci/after-heavy.sh runs it without -race
 	split := 0
 	for _, c := range corpusCaptures(t) {
 		t.Run(c.name, func(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/sanitize"
 	"github.com/evcap/evcap/schema"
 	"github.com/tidwall/gjson"
@@ -165,6 +166,7 @@ func TestCorpusSanitized(t *testing.T) {
 }
 
 func TestCorpusIdempotentAndDeterministic(t *testing.T) {
+	corpustest.Heavy(t) // .ci/after-heavy.sh runs it without -race
 	for _, c := range corpusCaptures(t) {
 		for _, v := range []struct {
 			name string

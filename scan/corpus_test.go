@@ -53,6 +53,7 @@ func corpusRuns(t testing.TB) []corpusRun {
 // same capture before sanitizing does not (the gate sees what sanitize
 // changes: volatile ids and machine paths at least).
 func TestCorpusSanitizedIsClean(t *testing.T) {
+	corpustest.Heavy(t) // .ci/after-heavy.sh runs it without -race
 	for _, r := range corpusRuns(t) {
 		t.Run(r.name, func(t *testing.T) {
 			sc, err := scan.New(scan.Options{Home: r.home, Temp: r.temp})
@@ -85,6 +86,7 @@ func TestCorpusSanitizedIsClean(t *testing.T) {
 // TestCheckedInFixturesAreClean scans the repository's own fixture tree,
 // goldens included.
 func TestCheckedInFixturesAreClean(t *testing.T) {
+	corpustest.Heavy(t) // .ci/after-heavy.sh runs it without -race
 	sc, err := scan.New(scan.Options{})
 	if err != nil {
 		t.Fatal(err)

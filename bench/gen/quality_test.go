@@ -9,6 +9,7 @@ import (
 	"github.com/evcap/evcap/bench/gen"
 	"github.com/evcap/evcap/capture"
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/internal/lines"
 	"github.com/evcap/evcap/redact"
 	"github.com/evcap/evcap/sanitize"
@@ -72,6 +73,7 @@ func fragments(p gen.Planted) []string {
 // and checks that sanitize leaves no fragment of any of them, names each
 // rule in a replacement token, and leaves every negative value alone.
 func TestSanitizeRecall(t *testing.T) {
+	corpustest.Heavy(t) // .ci/after-heavy.sh runs it without -race
 	for _, provider := range gen.Providers() {
 		t.Run(provider, func(t *testing.T) {
 			var raw bytes.Buffer
@@ -147,6 +149,7 @@ func TestSanitizeRecall(t *testing.T) {
 // Split secrets are not checked here: a line holds only one delta, which is
 // why sanitize redacts per block (TestSanitizeRecall).
 func TestRedactLineRecall(t *testing.T) {
+	corpustest.Heavy(t) // .ci/after-heavy.sh runs it without -race
 	red, err := redact.New(redact.Options{Home: home, Project: project, Temp: []string{temp}})
 	if err != nil {
 		t.Fatal(err)

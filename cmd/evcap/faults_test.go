@@ -23,6 +23,7 @@ import (
 	"github.com/evcap/evcap/bench/gen"
 	"github.com/evcap/evcap/capture"
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/internal/lines"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -75,31 +76,25 @@ func TestFault06WriterStalled(t *testing.T)  { faultScript(t, "06_writer_stalled
 func TestFault07SlowConsumer(t *testing.T)   { faultScript(t, "07_slow_consumer") }
 func TestFault08NonJSON(t *testing.T)        { faultScript(t, "08_non_json") }
 func TestFault09NoFinalNewline(t *testing.T) { faultScript(t, "09_no_final_newline") }
-func TestFault10LongLines(t *testing.T)      { skipHeavyUnderRace(t); faultScript(t, "10_long_lines") }
-func TestFault11InvalidUTF8(t *testing.T)    { faultScript(t, "11_invalid_utf8") }
-func TestFault12ControlBytes(t *testing.T)   { faultScript(t, "12_control_bytes") }
-func TestFault13DeepNesting(t *testing.T)    { faultScript(t, "13_deep_nesting") }
-func TestFault14SplitSecrets(t *testing.T)   { skipHeavyUnderRace(t); faultScript(t, "14_split_secrets") }
+func TestFault10LongLines(t *testing.T) {
+	corpustest.Heavy(t) // tens of MB through the redactor: .ci/after-heavy.sh
+	faultScript(t, "10_long_lines")
+}
+func TestFault11InvalidUTF8(t *testing.T)  { faultScript(t, "11_invalid_utf8") }
+func TestFault12ControlBytes(t *testing.T) { faultScript(t, "12_control_bytes") }
+func TestFault13DeepNesting(t *testing.T)  { faultScript(t, "13_deep_nesting") }
+func TestFault14SplitSecrets(t *testing.T) {
+	corpustest.Heavy(t)
+	faultScript(t, "14_split_secrets")
+}
 func TestFault15EscapedSecrets(t *testing.T) {
-	skipHeavyUnderRace(t)
+	corpustest.Heavy(t)
 	faultScript(t, "15_escaped_secrets")
 }
 func TestFault16GrandchildHoldsPipe(t *testing.T)  { faultScript(t, "16_grandchild_pipe") }
 func TestFault17ControlSequences(t *testing.T)     { faultScript(t, "17_cr_ansi") }
 func TestFault18TwoRecorders(t *testing.T)         { faultScript(t, "18_two_recorders") }
 func TestFault20SanitizeMachinePaths(t *testing.T) { faultScript(t, "20_sanitize_paths") }
-
-// skipHeavyUnderRace skips a fault row that streams tens of MB through the
-// redactor: under the race detector it alone takes minutes (row 15: 117 s
-// of the package's 10-minute budget). The rows test behaviour, not data
-// races (other tests cover those code paths under -race), and
-// .ci/after-faults.sh runs them without the race detector in every CI run.
-func skipHeavyUnderRace(t *testing.T) {
-	t.Helper()
-	if raceEnabled {
-		t.Skip("heavy under the race detector; .ci/after-faults.sh runs this row without it")
-	}
-}
 
 // readRecords parses a capture; a last line without newline is returned
 // as torn instead of parsed.

@@ -38,12 +38,14 @@ import (
 //	stdin            copy stdin to stdout
 //	trap             on SIGINT/SIGTERM/SIGHUP print "got SIGNAME" and exit 128+N
 //	ignoreint        ignore SIGINT
-//	fork ARGS...     start "evcap-testchild ARGS..." sharing stdout, and do not wait (rest of the line)
+//	fork ARGS...     start "evcap-testchild ARGS..." sharing stdout (rest of the line), wait
+//	                 until it says ready (or ends), and exit without waiting for it
+//	ready            tell the parent that forked this child that it may exit
 //	die SIGNAME      kill itself with the signal (default action, so it dies by it)
 //	exit CODE        exit with CODE
 //	-- ARGS...       end; ARGS are ignored (argv redaction tests)
 func testChild() {
-	noArg := map[string]bool{"closeout": true, "stdin": true, "trap": true, "ignoreint": true, "fork": true}
+	noArg := map[string]bool{"closeout": true, "stdin": true, "trap": true, "ignoreint": true, "fork": true, "ready": true}
 	args := os.Args[1:]
 	for len(args) > 0 {
 		op, arg := args[0], ""
@@ -106,10 +108,21 @@ func testChild() {
 		case "ignoreint":
 			signal.Ignore(syscall.SIGINT)
 		case "fork":
+			// The grandchild gets the write end of a pipe as fd 3 and
+			// closes it at "ready": until then the parent stays, so what
+			// the grandchild prints first never depends on how fast it
+			// starts (under load and -race that is seconds).
+			r, w, err := os.Pipe()
+			check(err)
 			cmd := exec.Command("evcap-testchild", args...)
 			cmd.Stdout = os.Stdout
+			cmd.ExtraFiles = []*os.File{w}
 			check(cmd.Start())
+			w.Close()
+			io.Copy(io.Discard, r)
 			return
+		case "ready":
+			os.NewFile(3, "ready").Close()
 		case "die":
 			// A shell with default signal actions kills itself, so the
 			// child dies by the signal (Go would turn some into exit 2).

@@ -375,6 +375,7 @@ func errorsOf(t *testing.T, res []outcome) {
 // written and no fixture tree is promoted with a secret inside, whatever
 // the redactor does.
 func TestPlantedMatrixGate(t *testing.T) {
+	corpustest.Heavy(t) // .ci/after-heavy.sh runs it without -race
 	res := runMatrix(t)
 	errorsOf(t, res)
 	raw := 0
@@ -409,6 +410,7 @@ func TestPlantedMatrixGate(t *testing.T) {
 // redaction and sanitize) leaves no planted secret. Counts per kind,
 // placement and provider are logged for each stage that leaks.
 func TestPlantedMatrixRedaction(t *testing.T) {
+	corpustest.Heavy(t) // .ci/after-heavy.sh runs it without -race
 	res := runMatrix(t)
 	for _, st := range []string{stRecord, stSanitize} {
 		if n := report(t, res, st); n > 0 {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package corpustest
+
+const raceEnabled = false
