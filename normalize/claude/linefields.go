@@ -11,8 +11,11 @@ var (
 	deltaKeys = []string{"type", "text", "thinking", "partial_json"}
 	// messageKeys are those of an assistant or user line's message.
 	messageKeys = []string{"id", "model", "content", "usage"}
-	// blockKeys are those of one content block of a message.
-	blockKeys = []string{"type", "text", "thinking", "name", "id", "input", "is_error", "content", "tool_use_id"}
+	// blockKeys are those of one content block of an assistant message.
+	blockKeys = []string{"type", "text", "thinking", "name", "id", "input"}
+	// resultKeys are those of a user message's tool_result block but its
+	// content, which resultText reads raw.
+	resultKeys = []string{"type", "is_error", "tool_use_id"}
 )
 
 const (
@@ -58,8 +61,12 @@ const (
 	bName
 	bID
 	bInput
-	bIsError
-	bContent
-	bToolUseID
 	blockFields
+)
+
+const (
+	rType = iota
+	rIsError
+	rToolUseID
+	resultFields
 )

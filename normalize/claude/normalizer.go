@@ -464,19 +464,18 @@ func (n *Normalizer) user(ref int64, v, m gjson.Result) []event.Event {
 	var out []event.Event
 	var c [blockFields]gjson.Result
 	each(content, func(cv gjson.Result) {
-		pick(cv, blockKeys, c[:])
-		if c[bType].String() != "tool_result" {
+		pick(cv, resultKeys, c[:resultFields])
+		if c[rType].String() != "tool_result" {
 			return // prompt text echoed back; see ignoredReason
 		}
-		isErr := c[bIsError].Bool()
-		full := contentText(c[bContent])
-		output, size := textcut.Output(full), len(full)
+		isErr := c[rIsError].Bool()
+		output, size := resultText(cv)
 		ph := event.PhaseCompleted
 		if isErr {
 			ph = event.PhaseFailed
 		}
 		out = append(out, event.Event{Kind: event.KindToolResult, Phase: ph,
-			ToolCallID: c[bToolUseID].String(), Cause: []int64{ref},
+			ToolCallID: c[rToolUseID].String(), Cause: []int64{ref},
 			ToolResult: &event.ToolResult{IsError: isErr, Output: output, OutputBytes: size}})
 	})
 	return out
@@ -526,6 +525,23 @@ func (n *Normalizer) result(ref int64, v gjson.Result) []event.Event {
 			DurationMs: v.Get("duration_ms").Int(),
 			Text:       text,
 		}})
+}
+
+// resultText returns the output a tool_result block c keeps (cut by
+// textcut.Output) and the length of the whole. Its content, often the
+// largest value of a run, is read raw: a string content is decoded only
+// as far as the cut.
+func resultText(c gjson.Result) (string, int) {
+	raw, ok := rawMember(c.Raw, "content")
+	if ok && raw[0] == '"' {
+		return cutString(raw)
+	}
+	var v gjson.Result
+	if ok {
+		v = parseValue(raw)
+	}
+	full := contentText(v)
+	return textcut.Output(full), len(full)
 }
 
 // anthropicUsage reads an Anthropic usage object. Anthropic counts input,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evcap/evcap/internal/textcut"
 	"github.com/tidwall/gjson"
 )
 
@@ -21,7 +22,9 @@ func pickSeeds(t testing.TB) [][]byte {
 		[]byte(`-0.5e+3`), []byte(`1.`), []byte(`-`), []byte(`1e`), []byte(`"\u00e9\ud83d\ude00\ud800x"`),
 		[]byte(`"a\qb"`), []byte("\"tab\there\""), []byte(`{"k\u0074":"v","a":[true,false,null,{"b":"c\"d"}]}`),
 		[]byte(`"unterminated`), []byte(`{"a":1}{"b":2}`), []byte(`nul`), []byte(`truex`), []byte(``),
-		[]byte(`"12345678\"12345678\\"`), []byte(strings.Repeat("[", 100) + strings.Repeat("]", 100)),
+		[]byte(`"12345678\"12345678\\"`), []byte(`"` + strings.Repeat("ab\\n", 700) + `"`),
+		[]byte(`"` + strings.Repeat("x", 2046) + `\u00e9\ud83d\ude00\ud800é"`), []byte(`"` + strings.Repeat("é", 1100) + `"`),
+		[]byte(`"` + strings.Repeat("y", 2047) + `\ud83d\ude00"`), []byte(strings.Repeat("[", 100) + strings.Repeat("]", 100)),
 	}
 	paths, _ := filepath.Glob("../../testdata/corpus/*/*.jsonl")
 	for _, p := range paths {
@@ -59,12 +62,24 @@ func checkPick(t *testing.T, line []byte) {
 			pick(v, keys, out)
 			for i, k := range keys {
 				want := v.Get(gjson.Escape(k))
+				if raw, ok := rawMember(v.Raw, k); ok != want.Exists() || raw != want.Raw {
+					t.Fatalf("rawMember %q of %s: %q, %v; Get gives %+v", k, v.Raw, raw, ok, want)
+				}
+				s := want.String()
+				if out, size := cutMember(v, k); out != textcut.Output(s) || size != len(s) {
+					t.Fatalf("cutMember %q of %s: %q, %d; want %q, %d", k, v.Raw, out, size, textcut.Output(s), len(s))
+				}
 				got := out[i]
 				got.Index, want.Index = 0, 0
 				if !reflect.DeepEqual(got, want) {
 					t.Fatalf("pick %q of %s: %+v, Get gives %+v", k, v.Raw, got, want)
 				}
 				walk(want)
+			}
+		case v.Type == gjson.String:
+			out, size := cutString(v.Raw)
+			if want := textcut.Output(v.Str); out != want || size != len(v.Str) {
+				t.Fatalf("cutString(%s) = %q, %d; want %q, %d", v.Raw, out, size, want, len(v.Str))
 			}
 		case v.IsArray():
 			var got []gjson.Result

@@ -92,28 +92,32 @@ func (n *Normalizer) item(ref int64, v gjson.Result, lf *lineFields) []event.Eve
 // (item.started, or item.completed for items that never start), and its
 // result at item.completed.
 func (n *Normalizer) toolItem(phase, id string, it gjson.Result, f *itemFields, cause []int64) []event.Event {
-	var out []event.Event
+	var out0 []event.Event
 	if !n.called[id] && phase != "" {
 		n.called[id] = true
 		t := toolOf(f)
-		out = append(out, event.Event{Kind: event.KindTool, Phase: event.PhaseCompleted, ToolCallID: id,
+		out0 = append(out0, event.Event{Kind: event.KindTool, Phase: event.PhaseCompleted, ToolCallID: id,
 			Tool: &t, Cause: cause})
 	}
 	if phase != "completed" {
-		return out
+		return out0
 	}
 	status := f[iStatus].String()
 	isErr := status == "failed" || status == "declined"
 	var output string
 	switch itemType(f[iType], f[iItemType]) {
 	case "command_execution":
-		output = f[iAggregatedOutput].String()
+		// aggregated_output, the largest value of most items, is decoded
+		// only as far as the event keeps it.
+		out, size := cutMember(it, "aggregated_output")
 		if c := f[iExitCode]; c.Type == gjson.Number && c.Int() != 0 {
 			isErr = true
-			if output == "" {
+			if size == 0 {
 				output = "exit code " + c.Raw
+				break
 			}
 		}
+		return append(out0, cutResult(id, isErr, out, size, cause))
 	case "file_change":
 		var lines []string
 		for _, c := range f[iChanges].Array() {
@@ -127,18 +131,24 @@ func (n *Normalizer) toolItem(phase, id string, it gjson.Result, f *itemFields, 
 			output = mcpText(inFirst(f[iResult], it, "content", "result.content"))
 		}
 	}
-	return append(out, toolResult(id, isErr, output, cause))
+	return append(out0, toolResult(id, isErr, output, cause))
 }
 
 // toolResult is the tool_result event of call id, with the output cut for
 // display and its full length kept.
 func toolResult(id string, isErr bool, output string, cause []int64) event.Event {
+	return cutResult(id, isErr, textcut.Output(output), len(output), cause)
+}
+
+// cutResult is toolResult given the output already cut and the length of
+// the whole.
+func cutResult(id string, isErr bool, output string, size int, cause []int64) event.Event {
 	ph := event.PhaseCompleted
 	if isErr {
 		ph = event.PhaseFailed
 	}
 	return event.Event{Kind: event.KindToolResult, Phase: ph, ToolCallID: id, Cause: cause,
-		ToolResult: &event.ToolResult{IsError: isErr, Output: textcut.Output(output), OutputBytes: len(output)}}
+		ToolResult: &event.ToolResult{IsError: isErr, Output: output, OutputBytes: size}}
 }
 
 // mcpText joins the text blocks of an MCP tool result's content.

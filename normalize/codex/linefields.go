@@ -41,7 +41,7 @@ func readLine(v gjson.Result) (f lineFields, items int) {
 	return f, items
 }
 
-var itemKeys = []string{"id", "type", "item_type", "text", "phase", "status", "aggregated_output",
+var itemKeys = []string{"id", "type", "item_type", "text", "phase", "status",
 	"exit_code", "command", "changes", "server", "tool", "arguments", "query", "message", "items",
 	"error", "result"}
 
@@ -52,7 +52,6 @@ const (
 	iText
 	iPhase
 	iStatus
-	iAggregatedOutput
 	iExitCode
 	iCommand
 	iChanges

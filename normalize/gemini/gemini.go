@@ -159,9 +159,10 @@ func (n *Normalizer) partID() string { return "text-" + strconv.Itoa(n.runCount)
 
 func (n *Normalizer) toolResult(refs []int64, v gjson.Result, f *[lineFields]gjson.Result) event.Event {
 	isErr := f[lStatus].String() != "success"
-	output := f[lOutput].String()
-	if isErr && output == "" {
-		output = v.Get("error.message").String()
+	output, size := cutMember(v, "output")
+	if isErr && size == 0 {
+		full := v.Get("error.message").String()
+		output, size = textcut.Output(full), len(full)
 	}
 	phase := event.PhaseCompleted
 	if isErr {
@@ -169,7 +170,7 @@ func (n *Normalizer) toolResult(refs []int64, v gjson.Result, f *[lineFields]gjs
 	}
 	return event.Event{Kind: event.KindToolResult, Phase: phase, SessionID: n.sessionID,
 		ToolCallID: f[lToolID].String(),
-		ToolResult: &event.ToolResult{IsError: isErr, Output: textcut.Output(output), OutputBytes: len(output)},
+		ToolResult: &event.ToolResult{IsError: isErr, Output: output, OutputBytes: size},
 		Cause:      refs}
 }
 

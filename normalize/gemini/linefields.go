@@ -3,7 +3,7 @@ package gemini
 // Which top-level members of a Gemini line Line reads, in one pass, by pick
 // (pick.go), and the index of each in pick's result.
 
-var lineKeys = []string{"type", "role", "content", "delta", "tool_name", "parameters", "tool_id", "status", "output"}
+var lineKeys = []string{"type", "role", "content", "delta", "tool_name", "parameters", "tool_id", "status"}
 
 const (
 	lType = iota
@@ -14,6 +14,5 @@ const (
 	lParameters
 	lToolID
 	lStatus
-	lOutput
 	lineFields
 )

@@ -36,13 +36,11 @@ const (
 // partFieldSet holds a part's members, as partKeys names them.
 type partFieldSet [partFieldCount]gjson.Result
 
-var stateKeys = []string{"status", "input", "output", "error"}
+var stateKeys = []string{"status", "input"}
 
 const (
 	sStatus = iota
 	sInput
-	sOutput
-	sError
 	stateFieldCount
 )
 

@@ -7,7 +7,9 @@ import (
 	"encoding/binary"
 	"strings"
 	"unicode/utf16"
+	"unicode/utf8"
 
+	"github.com/evcap/evcap/internal/textcut"
 	"github.com/tidwall/gjson"
 )
 
@@ -454,4 +456,97 @@ func validString(s []byte, i int) (int, bool) {
 
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// rawMember returns the raw text of the first member of the valid JSON
+// object text obj named key, and whether there is one; its value is not
+// parsed, so a large string costs only the skip.
+func rawMember(obj, key string) (string, bool) {
+	var raw string
+	found := false
+	members(obj, func(k, val string) bool {
+		if k == key {
+			raw, found = val, true
+		}
+		return !found
+	})
+	return raw, found
+}
+
+// cutMember returns textcut.Output(s) and len(s) for
+// s := obj.Get(key).String() (obj from a valid line), decoding a string
+// member only as far as the cut.
+func cutMember(obj gjson.Result, key string) (string, int) {
+	if !obj.IsObject() {
+		return "", 0
+	}
+	raw, ok := rawMember(obj.Raw, key)
+	switch {
+	case !ok:
+		return "", 0
+	case raw[0] == '"':
+		return cutString(raw)
+	}
+	s := parseValue(raw).String()
+	return textcut.Output(s), len(s)
+}
+
+// cutString returns textcut.Output(s) and len(s) for the string s whose
+// raw JSON text (quotes included, from a valid line) is raw, unescaping
+// only as much of it as the cut keeps: a tool output of many MiB costs one
+// scan for its escapes, not a decoded copy.
+func cutString(raw string) (string, int) {
+	body := raw[1 : len(raw)-1]
+	if strings.IndexByte(body, '\\') < 0 {
+		return textcut.Output(body), len(body)
+	}
+	// head is where the decoded text first holds more than OutputBytes
+	// bytes, which is all textcut.Output looks at; -1 while it holds fewer.
+	const enough = textcut.OutputBytes + 1
+	size, head := 0, -1
+	for i := 0; i < len(body); {
+		k := strings.IndexByte(body[i:], '\\')
+		if k < 0 {
+			k = len(body) - i
+		}
+		if head < 0 && size+k >= enough {
+			head = i + enough - size
+		}
+		size += k
+		i += k
+		if i >= len(body) {
+			break
+		}
+		end, n := escapeAt(body, i)
+		size += n
+		i = end
+		if head < 0 && size >= enough {
+			head = i
+		}
+	}
+	if head < 0 {
+		full := unescape(body)
+		return full, len(full)
+	}
+	return textcut.Output(unescape(body[:head])), size
+}
+
+// escapeAt returns the end of the escape at s[k] (a backslash) in the
+// body of a valid JSON string and how many bytes unescape decodes it to;
+// a surrogate pair counts as one escape, as unescape decodes it.
+func escapeAt(s string, k int) (end, n int) {
+	if s[k+1] != 'u' {
+		return k + 2, 1
+	}
+	r := hex4(s[k+2 : k+6])
+	end = k + 6
+	if r >= 0xD800 && r < 0xDC00 && len(s)-end >= 6 && s[end] == '\\' && s[end+1] == 'u' {
+		if r2 := hex4(s[end+2 : end+6]); r2 >= 0xDC00 && r2 < 0xE000 {
+			return end + 6, 4
+		}
+	}
+	if n = utf8.RuneLen(r); n < 0 {
+		n = utf8.RuneLen(utf8.RuneError) // a lone surrogate
+	}
+	return end, n
 }

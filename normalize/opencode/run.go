@@ -3,7 +3,6 @@ package opencode
 import (
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/internal/census"
-	"github.com/evcap/evcap/internal/textcut"
 	"github.com/tidwall/gjson"
 )
 
@@ -111,13 +110,14 @@ func (n *Normalizer) toolPart(refs []int64, sid string, part gjson.Result) []eve
 		res := base
 		res.Kind = event.KindToolResult
 		res.Phase = event.PhaseCompleted
-		output := st[sOutput].String()
-		isErr := status == "error"
+		// The output, the largest value of most tool parts, is decoded
+		// only as far as the event keeps it.
+		isErr, key := status == "error", "output"
 		if isErr {
-			res.Phase = event.PhaseFailed
-			output = st[sError].String()
+			res.Phase, key = event.PhaseFailed, "error"
 		}
-		res.ToolResult = &event.ToolResult{IsError: isErr, Output: textcut.Output(output), OutputBytes: len(output)}
+		output, size := cutMember(f[pState], key)
+		res.ToolResult = &event.ToolResult{IsError: isErr, Output: output, OutputBytes: size}
 		return []event.Event{ev, res}
 	}
 	return []event.Event{unknown(refs, sid, "tool/"+status)}
