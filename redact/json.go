@@ -139,7 +139,9 @@ func (j *jsonRedaction) record(t *jsonwalk.Token, dec []byte, edits []span) {
 			n = len(dec)
 		}
 		j.led.add(e.rule, ptr, n)
-		if j.build {
+		// Keys are spliced even when only scanning: the path, and so the
+		// pointers of the findings below, hold the redacted key.
+		if j.build || t.Kind == jsonwalk.Key {
 			t.Splice(e.start, e.end, []byte(e.repl))
 		}
 	}
