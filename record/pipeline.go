@@ -398,6 +398,7 @@ func (p *pipeline) write(a *arrived) {
 		// The splitter's buffer of a huge line, given up by it and
 		// released as it was by the redactor: no copy of many MiB.
 		p.handed = nil
+		p.batch().held += len(h)
 	} else {
 		s.a.line = p.batch().hold(a.line)
 	}

@@ -73,6 +73,8 @@ type finishInfo struct {
 type batch struct {
 	steps []step
 	buf   []byte
+	// held counts the bytes of the batch's lines, in buf or not.
+	held int
 }
 
 // hold copies line into the batch's buffer (nil stays nil: the end of
@@ -81,6 +83,7 @@ func (b *batch) hold(line []byte) []byte {
 	if line == nil {
 		return nil
 	}
+	b.held += len(line)
 	if len(line) > batchBytes {
 		return append(make([]byte, 0, len(line)), line...)
 	}
@@ -93,7 +96,7 @@ func (b *batch) hold(line []byte) []byte {
 	return b.buf[start:len(b.buf):len(b.buf)]
 }
 
-func (b *batch) size() int { return len(b.buf) }
+func (b *batch) size() int { return b.held }
 
 // writer is the second goroutine of the pipeline: it owns the capture
 // file, the normalizer, the legacy deriver and the renderer.
@@ -159,6 +162,7 @@ func (w *writer) doAll(b *batch) {
 		b.buf = nil
 	}
 	b.buf = b.buf[:0]
+	b.held = 0
 }
 
 // inline does the steps of b on the caller's goroutine when the writer
