@@ -32,7 +32,7 @@ func formatOfLine(v gjson.Result, f *lineFields, items int) format {
 		return formatLegacy
 	case !f[lType].Exists() && f[lPrompt].Type == gjson.String && len(v.Map()) == 1:
 		return formatLegacy
-	case f[lType].String() == "session.created" || f[lItem].Get("item_type").Exists():
+	case f[lType].String() == "session.created" || hasItemType(f[lItem]):
 		return formatItemType
 	case items > 1 && v.Get("item.item_type").Exists():
 		// The path goes on to a later item member when the first has
@@ -40,6 +40,18 @@ func formatOfLine(v gjson.Result, f *lineFields, items int) format {
 		return formatItemType
 	}
 	return formatThread
+}
+
+// hasItemType is it.Get("item_type").Exists() for an item from a valid
+// line (an array has no such member), without parsing the item's values:
+// every line of the thread protocol asks it of an item that may hold a
+// large aggregated_output.
+func hasItemType(it gjson.Result) bool {
+	if !it.IsObject() {
+		return false
+	}
+	_, ok := rawMember(it.Raw, "item_type")
+	return ok
 }
 
 // isConfigSummary tells the configuration summary line codex exec --json
