@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
@@ -38,11 +40,58 @@ func quickRaceExit() {
 	os.Setenv("GORACE", strings.TrimSpace(g+" atexit_sleep_ms=0"))
 }
 
-// TestScripts runs every testdata/script/*.txtar: one file per behaviour,
-// named after the subcommand.
+// TestScripts runs every testdata/script/*.txtar but the heavy ones: one
+// file per behaviour, named after the subcommand.
 func TestScripts(t *testing.T) {
-	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+	testscript.Run(t, scriptParams(t, false))
+}
+
+// heavyScripts are the scripts that cost the most CPU under the race
+// detector, 10-30 s each (measured one by one): the demo and the bundle and
+// promote scripts, which sanitize and scan whole captures several times in
+// one goroutine. TestScriptsHeavy runs them, so go test -race ./... and
+// -short leave them to .ci/after-heavy.sh. The record scripts, whose
+// pipeline is concurrent, stay under the race detector.
+var heavyScripts = map[string]bool{
+	"demo":             true,
+	"bundle_demo":      true,
+	"bundle_leak":      true,
+	"bundle_tmp":       true,
+	"promote_exec":     true,
+	"promote_minimize": true,
+	"promote_replay":   true,
+}
+
+// TestScriptsHeavy runs the scripts of heavyScripts, under the same names
+// as TestScripts would (TestScriptsHeavy/bundle_demo).
+func TestScriptsHeavy(t *testing.T) {
+	corpustest.Heavy(t)
+	testscript.Run(t, scriptParams(t, true))
+}
+
+// scriptParams lists testdata/script/*.txtar, the heavy ones or the others.
+func scriptParams(t *testing.T, heavy bool) testscript.Params {
+	t.Helper()
+	all, err := filepath.Glob("testdata/script/*.txtar")
+	if err != nil || len(all) == 0 {
+		t.Fatalf("no scripts in testdata/script: %v", err)
+	}
+	var files []string
+	found := 0
+	for _, f := range all {
+		h := heavyScripts[strings.TrimSuffix(filepath.Base(f), ".txtar")]
+		if h {
+			found++
+		}
+		if h == heavy {
+			files = append(files, f)
+		}
+	}
+	if found != len(heavyScripts) {
+		t.Fatalf("heavyScripts names %d scripts, testdata/script has %d of them", len(heavyScripts), found)
+	}
+	return testscript.Params{
+		Files: files,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"chop":           chop,
 			"waitfile":       waitfile,
@@ -50,7 +99,7 @@ func TestScripts(t *testing.T) {
 			"capend":         capend,
 			"samenormalized": samenormalized,
 		},
-	})
+	}
 }
 
 // chop FILE N removes the last N bytes of FILE, to make torn last lines
