@@ -74,13 +74,13 @@ func (c *console) clear() {
 }
 
 // stats are the running figures of the status line and capture.end. The
-// pipeline goroutine writes them; the status ticker reads them.
+// pipeline's writer steps write them; the status ticker reads them.
 type stats struct {
 	events atomic.Int64
 	tools  atomic.Int64
 	tokens atomic.Int64
 
-	// Owned by the pipeline goroutine.
+	// Owned by whoever does the writer's steps (under its lock).
 	perCall    map[string]int64
 	cumulative int64
 	toolIDs    map[string]bool

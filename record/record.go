@@ -38,8 +38,9 @@ type Renderer interface {
 }
 
 // Observer watches a recording from inside the pipeline. Observe is called
-// for every record right after it was written, on the pipeline's own
-// goroutine, so it must return at once (hand work to a bounded queue) and
+// for every record right after it was written, one call at a time, by the
+// pipeline's writing steps, so it must return at once (hand work to a
+// bounded queue) and
 // must not keep rec or its slices after it returns. Notes is asked once,
 // just before capture.end is written; what it returns goes into that
 // record's notes.
