@@ -59,6 +59,10 @@ func layerOf(pkg string) (int, bool) {
 	case rel == "internal/jsonwalk":
 		// The one JSON string walker redact and sanitize share (std lib).
 		return 0, true
+	case rel == "internal/jsonpick":
+		// The one-pass field reader every normalize/<provider> shares
+		// (std lib, gjson, internal/textcut).
+		return -5, true
 	case rel == "internal/textcut", rel == "internal/census":
 		// Below event: the summary/output cutting and the unknown-key census
 		// listing that every normalizer shares (std lib and gjson only).

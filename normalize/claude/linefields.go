@@ -1,7 +1,7 @@
 package claude
 
 // Which members of Claude's hot lines are read, in one pass each, by pick
-// (pick.go), and the index of each in pick's result.
+// (jsonpick.Pick), and the index of each in Pick's result.
 
 var (
 	lineKeys = []string{"type", "parent_tool_use_id", "subagent_type", "event", "message", "error"}

@@ -3,6 +3,7 @@ package claude
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"maps"
 	"math"
 	"slices"
@@ -125,7 +126,7 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 		return nil
 	}
 	n.sawLine = true
-	if !valid(line) { // gjson.ValidBytes, faster: see pick.go
+	if !jsonpick.Valid(line) { // gjson.ValidBytes, faster: see internal/jsonpick
 		return []event.Event{unknown(ref, census.Invalid)}
 	}
 	v := gjson.ParseBytes(line)
@@ -133,7 +134,7 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 		return []event.Event{unknown(ref, census.Invalid)}
 	}
 	var f [lineFields]gjson.Result
-	pick(v, lineKeys, f[:])
+	jsonpick.Pick(v, lineKeys, f[:])
 	parent := f[lParent].String()
 	if st := f[lSubagentType].String(); parent != "" && st != "" {
 		// Claude Code 2.1 names the subagent on each of its lines too.
@@ -240,7 +241,7 @@ func (n *Normalizer) system(ref int64, v gjson.Result) []event.Event {
 
 func (n *Normalizer) streamEvent(ref int64, v, e gjson.Result) []event.Event {
 	var f [eventFields]gjson.Result
-	pick(e, eventKeys, f[:])
+	jsonpick.Pick(e, eventKeys, f[:])
 	switch f[eType].String() {
 	case "message_start":
 		m := f[eMessage]
@@ -313,7 +314,7 @@ func (n *Normalizer) blockStart(ref int64, v gjson.Result, e *[eventFields]gjson
 
 func (n *Normalizer) blockDelta(ref int64, v gjson.Result, e *[eventFields]gjson.Result) []event.Event {
 	var d [deltaFields]gjson.Result
-	pick(e[eDelta], deltaKeys, d[:])
+	jsonpick.Pick(e[eDelta], deltaKeys, d[:])
 	idx := e[eIndex].Int()
 	b := n.cur.blocks[idx]
 	var piece string
@@ -398,7 +399,7 @@ func (n *Normalizer) closeBlock(idx int64, stop *int64) (event.Event, bool) {
 
 func (n *Normalizer) assistant(ref int64, v gjson.Result, lf *[lineFields]gjson.Result) []event.Event {
 	var m [messageFields]gjson.Result
-	pick(lf[lMessage], messageKeys, m[:])
+	jsonpick.Pick(lf[lMessage], messageKeys, m[:])
 	id := m[mID].String()
 	var out []event.Event
 	if m[mModel].String() == "<synthetic>" || lf[lError].Exists() {
@@ -425,8 +426,8 @@ func (n *Normalizer) assistant(ref int64, v gjson.Result, lf *[lineFields]gjson.
 			Usage: &u, Cause: []int64{ref}})
 	}
 	var c [blockFields]gjson.Result
-	each(m[mContent], func(cv gjson.Result) {
-		pick(cv, blockKeys, c[:])
+	jsonpick.Each(m[mContent], func(cv gjson.Result) {
+		jsonpick.Pick(cv, blockKeys, c[:])
 		part := strconv.Itoa(n.parts[id])
 		n.parts[id]++
 		ev := event.Event{Phase: event.PhaseCompleted, MessageID: id, PartID: part, Cause: []int64{ref}}
@@ -463,8 +464,8 @@ func (n *Normalizer) user(ref int64, v, m gjson.Result) []event.Event {
 	}
 	var out []event.Event
 	var c [blockFields]gjson.Result
-	each(content, func(cv gjson.Result) {
-		pick(cv, resultKeys, c[:resultFields])
+	jsonpick.Each(content, func(cv gjson.Result) {
+		jsonpick.Pick(cv, resultKeys, c[:resultFields])
 		if c[rType].String() != "tool_result" {
 			return // prompt text echoed back; see ignoredReason
 		}
@@ -532,13 +533,13 @@ func (n *Normalizer) result(ref int64, v gjson.Result) []event.Event {
 // largest value of a run, is read raw: a string content is decoded only
 // as far as the cut.
 func resultText(c gjson.Result) (string, int) {
-	raw, ok := rawMember(c.Raw, "content")
+	raw, ok := jsonpick.RawMember(c.Raw, "content")
 	if ok && raw[0] == '"' {
-		return cutString(raw)
+		return jsonpick.CutString(raw)
 	}
 	var v gjson.Result
 	if ok {
-		v = parseValue(raw)
+		v = jsonpick.ParseValue(raw)
 	}
 	full := contentText(v)
 	return textcut.Output(full), len(full)

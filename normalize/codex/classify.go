@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"github.com/evcap/evcap/internal/jsonpick"
 	"slices"
 	"strings"
 
@@ -50,7 +51,7 @@ func hasItemType(it gjson.Result) bool {
 	if !it.IsObject() {
 		return false
 	}
-	_, ok := rawMember(it.Raw, "item_type")
+	_, ok := jsonpick.RawMember(it.Raw, "item_type")
 	return ok
 }
 

@@ -3,6 +3,7 @@ package codex
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"strings"
 
 	"github.com/evcap/evcap/event"
@@ -42,7 +43,7 @@ func (n *Normalizer) item(ref int64, v gjson.Result, lf *lineFields) []event.Eve
 	phase := strings.TrimPrefix(lf[lType].String(), "item.")
 	it := lf[lItem]
 	var f itemFields
-	pick(it, itemKeys, f[:])
+	jsonpick.Pick(it, itemKeys, f[:])
 	id := f[iID].String()
 	cause := []int64{ref}
 	switch typ := itemType(f[iType], f[iItemType]); typ {
@@ -109,7 +110,7 @@ func (n *Normalizer) toolItem(phase, id string, it gjson.Result, f *itemFields, 
 	case "command_execution":
 		// aggregated_output, the largest value of most items, is decoded
 		// only as far as the event keeps it.
-		out, size := cutMember(it, "aggregated_output")
+		out, size := jsonpick.CutMember(it, "aggregated_output")
 		if c := f[iExitCode]; c.Type == gjson.Number && c.Int() != 0 {
 			isErr = true
 			if size == 0 {
@@ -154,7 +155,7 @@ func cutResult(id string, isErr bool, output string, size int, cause []int64) ev
 // mcpText joins the text blocks of an MCP tool result's content.
 func mcpText(content gjson.Result) string {
 	var parts []string
-	each(content, func(c gjson.Result) {
+	jsonpick.Each(content, func(c gjson.Result) {
 		if c.Get("type").String() == "text" {
 			parts = append(parts, c.Get("text").String())
 		}

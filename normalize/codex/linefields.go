@@ -1,9 +1,12 @@
 package codex
 
-import "github.com/tidwall/gjson"
+import (
+	"github.com/evcap/evcap/internal/jsonpick"
+	"github.com/tidwall/gjson"
+)
 
 // Which members of a Codex line and of its item Line reads, in one pass
-// each (members and pick, pick.go), and the index of each.
+// each (jsonpick.Members and jsonpick.Pick), and the index of each.
 
 var lineKeys = []string{"type", "msg", "id", "prompt", "item"}
 
@@ -26,7 +29,7 @@ func readLine(v gjson.Result) (f lineFields, items int) {
 	if !v.IsObject() {
 		return f, 0
 	}
-	members(v.Raw, func(key, val string) bool {
+	jsonpick.Members(v.Raw, func(key, val string) bool {
 		if key == "item" {
 			items++
 		}

@@ -2,6 +2,7 @@ package codex
 
 import (
 	"bytes"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"strings"
 
 	"github.com/evcap/evcap/event"
@@ -61,7 +62,7 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 		return nil
 	}
 	n.sawLine = true
-	if !valid(line) { // gjson.ValidBytes, faster: see pick.go
+	if !jsonpick.Valid(line) { // gjson.ValidBytes, faster: see internal/jsonpick
 		return []event.Event{unknown(ref, census.Invalid)}
 	}
 	v := gjson.ParseBytes(line)

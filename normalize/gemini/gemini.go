@@ -2,6 +2,7 @@ package gemini
 
 import (
 	"bytes"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"strconv"
 	"strings"
 
@@ -62,14 +63,14 @@ func NewWithOptions(o Options) *Normalizer { return &Normalizer{cumulative: o.Cu
 // of every event derived from it.
 func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 	line = bytes.TrimSuffix(line, []byte("\r"))
-	if !valid(line) { // gjson.ValidBytes, faster: see pick.go
+	if !jsonpick.Valid(line) { // gjson.ValidBytes, faster: see internal/jsonpick
 		return []event.Event{{Kind: event.KindUnknown, Phase: event.PhaseUpdated, NativeType: census.Invalid,
 			SessionID: n.sessionID, Cause: []int64{ref}}}
 	}
 	v := gjson.ParseBytes(line)
 	refs := []int64{ref}
 	var f [lineFields]gjson.Result
-	pick(v, lineKeys, f[:])
+	jsonpick.Pick(v, lineKeys, f[:])
 	typ := f[lType].String()
 	if typ == "message" && f[lRole].String() == "user" {
 		return nil
@@ -159,7 +160,7 @@ func (n *Normalizer) partID() string { return "text-" + strconv.Itoa(n.runCount)
 
 func (n *Normalizer) toolResult(refs []int64, v gjson.Result, f *[lineFields]gjson.Result) event.Event {
 	isErr := f[lStatus].String() != "success"
-	output, size := cutMember(v, "output")
+	output, size := jsonpick.CutMember(v, "output")
 	if isErr && size == 0 {
 		full := v.Get("error.message").String()
 		output, size = textcut.Output(full), len(full)

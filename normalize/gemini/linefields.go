@@ -1,7 +1,7 @@
 package gemini
 
 // Which top-level members of a Gemini line Line reads, in one pass, by pick
-// (pick.go), and the index of each in pick's result.
+// (jsonpick.Pick), and the index of each in Pick's result.
 
 var lineKeys = []string{"type", "role", "content", "delta", "tool_name", "parameters", "tool_id", "status"}
 

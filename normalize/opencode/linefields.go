@@ -3,7 +3,7 @@ package opencode
 import "github.com/tidwall/gjson"
 
 // Which members of an opencode payload, of a part and of a tool part's
-// state the hot paths read, in one pass each (pick, pick.go), and the
+// state the hot paths read, in one pass each (jsonpick.Pick), and the
 // index of each. (fields.go lists the fields Classify knows; this file
 // only what Line reads.)
 

@@ -2,6 +2,7 @@ package opencode
 
 import (
 	"bytes"
+	"github.com/evcap/evcap/internal/jsonpick"
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/internal/census"
@@ -115,7 +116,7 @@ func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
 	case frameBlank:
 		return n.flushSSE()
 	case frameData:
-		if len(n.sse) == 0 && valid(payload) {
+		if len(n.sse) == 0 && jsonpick.Valid(payload) {
 			return n.validPayload([]int64{ref}, payload)
 		}
 		if len(n.sse) > 0 {
@@ -141,7 +142,7 @@ func (n *Normalizer) flushSSE() []event.Event {
 
 // payload dispatches one JSON payload to the run or the bus handler.
 func (n *Normalizer) payload(refs []int64, p []byte) []event.Event {
-	if !valid(p) { // gjson.ValidBytes, faster: see pick.go
+	if !jsonpick.Valid(p) { // gjson.ValidBytes, faster: see internal/jsonpick
 		return []event.Event{{Kind: event.KindUnknown, Phase: event.PhaseUpdated,
 			NativeType: census.Invalid, Cause: refs}}
 	}
@@ -152,7 +153,7 @@ func (n *Normalizer) payload(refs []int64, p []byte) []event.Event {
 func (n *Normalizer) validPayload(refs []int64, p []byte) []event.Event {
 	v := gjson.ParseBytes(p)
 	var f lineFields
-	pick(v, lineKeys, f[:])
+	jsonpick.Pick(v, lineKeys, f[:])
 	var out []event.Event
 	if f[lProperties].IsObject() {
 		out = n.bus(refs, v)

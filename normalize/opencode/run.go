@@ -3,6 +3,7 @@ package opencode
 import (
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/internal/census"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/tidwall/gjson"
 )
 
@@ -38,7 +39,7 @@ func (n *Normalizer) run(refs []int64, v gjson.Result, f *lineFields) []event.Ev
 // wholePart emits the completed event of a text or reasoning part.
 func (n *Normalizer) wholePart(refs []int64, sid string, part gjson.Result, kind event.Kind) []event.Event {
 	var f partFieldSet
-	pick(part, partKeys, f[:])
+	jsonpick.Pick(part, partKeys, f[:])
 	text := f[pText].String()
 	if kind == event.KindText {
 		n.turn.lastText = text
@@ -78,9 +79,9 @@ func (n *Normalizer) fatalError(refs []int64, sid string, e gjson.Result) []even
 // message.part.updated) by its state.
 func (n *Normalizer) toolPart(refs []int64, sid string, part gjson.Result) []event.Event {
 	var f partFieldSet
-	pick(part, partKeys, f[:])
+	jsonpick.Pick(part, partKeys, f[:])
 	var st stateFieldSet
-	pick(f[pState], stateKeys, st[:])
+	jsonpick.Pick(f[pState], stateKeys, st[:])
 	status := st[sStatus].String()
 	base := event.Event{SessionID: sid, MessageID: f[pMessageID].String(),
 		PartID: f[pID].String(), ToolCallID: f[pCallID].String(), Cause: refs}
@@ -116,7 +117,7 @@ func (n *Normalizer) toolPart(refs []int64, sid string, part gjson.Result) []eve
 		if isErr {
 			res.Phase, key = event.PhaseFailed, "error"
 		}
-		output, size := cutMember(f[pState], key)
+		output, size := jsonpick.CutMember(f[pState], key)
 		res.ToolResult = &event.ToolResult{IsError: isErr, Output: output, OutputBytes: size}
 		return []event.Event{ev, res}
 	}

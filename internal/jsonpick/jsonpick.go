@@ -1,7 +1,14 @@
-package claude
-
-// This file is the same in every normalize/<provider> package, which
-// cannot import each other; it is meant to become one internal package.
+// Package jsonpick reads the few fields a normalizer needs from a provider
+// line in one pass: a validator that accepts exactly what gjson.ValidBytes
+// accepts, and readers that return the same gjson.Result as Get or Array
+// for plain member names, walking an object once instead of once per field.
+// Strings without escapes are sliced, not copied; a long string can be cut
+// to the length an event keeps without decoding the rest.
+//
+// It is shared by every normalize/<provider> package (which cannot import
+// each other). It does not understand any provider's format and does not
+// take gjson paths: callers that need a dotted path use gjson for it.
+package jsonpick
 
 import (
 	"encoding/binary"
@@ -13,7 +20,7 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// pick reads several members of the JSON object obj in one pass over it:
+// Pick reads several members of the JSON object obj in one pass over it:
 // out[i] becomes what obj.Get(keys[i]) gives, the value of the first
 // member named keys[i] (an empty Result when there is none, or when obj is
 // not an object). Keys are plain member names, not gjson paths. obj must
@@ -23,28 +30,29 @@ import (
 // before the one it wants; pick walks it once, skips the values it does
 // not want with bytes.IndexByte over their strings, and parses only the
 // values it returns.
-func pick(obj gjson.Result, keys []string, out []gjson.Result) {
+func Pick(obj gjson.Result, keys []string, out []gjson.Result) {
 	clear(out)
 	if !obj.IsObject() {
 		return
 	}
 	left := len(keys)
-	members(obj.Raw, func(key, val string) bool {
+	Members(obj.Raw, func(key, val string) bool {
 		for i, k := range keys {
 			if key == k && !out[i].Exists() {
-				out[i] = parseValue(val)
+				out[i] = ParseValue(val)
 				left--
 				break
 			}
 		}
 		return left > 0
 	})
+
 }
 
-// each calls fn with every element of the array r, as r.Array() lists
+// Each calls fn with every element of the array r, as r.Array() lists
 // them, without making the list or parsing an element twice. r must come
 // from a line that passed gjson.ValidBytes.
-func each(r gjson.Result, fn func(gjson.Result)) {
+func Each(r gjson.Result, fn func(gjson.Result)) {
 	if !r.IsArray() {
 		for _, x := range r.Array() {
 			fn(x)
@@ -66,15 +74,15 @@ func each(r gjson.Result, fn func(gjson.Result)) {
 		if end <= i {
 			return
 		}
-		fn(parseValue(s[i:end]))
+		fn(ParseValue(s[i:end]))
 		i = end
 	}
 }
 
-// members calls fn with the key (unescaped) and the raw value of each
+// Members calls fn with the key (unescaped) and the raw value of each
 // member of the valid JSON object text obj, in order, until fn returns
 // false.
-func members(obj string, fn func(key, val string) bool) {
+func Members(obj string, fn func(key, val string) bool) {
 	i := skipSpace(obj, 0)
 	if i >= len(obj) || obj[i] != '{' {
 		return
@@ -180,10 +188,10 @@ func skipValue(s string, i int) int {
 	return j
 }
 
-// parseValue is gjson.Parse(val) for the raw text val of one value of a
-// valid line; strings, the values normalizers read most, are unescaped
+// ParseValue is gjson.Parse(val) for the raw text val of one value of a
+// Valid line; strings, the values normalizers read most, are unescaped
 // with bulk copies between escapes.
-func parseValue(val string) gjson.Result {
+func ParseValue(val string) gjson.Result {
 	if len(val) < 2 || val[0] != '"' {
 		return gjson.Parse(val)
 	}
@@ -191,12 +199,12 @@ func parseValue(val string) gjson.Result {
 	if strings.IndexByte(body, '\\') < 0 {
 		return gjson.Result{Type: gjson.String, Raw: val, Str: body}
 	}
-	return gjson.Result{Type: gjson.String, Raw: val, Str: unescape(body)}
+	return gjson.Result{Type: gjson.String, Raw: val, Str: Unescape(body)}
 }
 
-// unescape decodes the escapes of the body of a valid JSON string as
+// Unescape decodes the escapes of the body of a valid JSON string as
 // gjson does: a \u escape of a lone surrogate becomes U+FFFD.
-func unescape(s string) string {
+func Unescape(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for {
@@ -256,12 +264,12 @@ func hex4(s string) rune {
 	return r
 }
 
-// valid reports whether line is one JSON value with white space around
+// Valid reports whether line is one JSON value with white space around
 // it, as gjson.ValidBytes does (the same grammar, no UTF-8 check), in one
 // pass that skips the plain runs of strings eight bytes at a time. It
 // keeps the open containers in a slice, not on the call stack, so a line
 // of deeply nested brackets cannot exhaust the stack.
-func valid(line []byte) bool {
+func Valid(line []byte) bool {
 	var buf [32]byte
 	open := buf[:0] // the closing bracket of each open container
 	const (
@@ -458,44 +466,45 @@ func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
 }
 
-// rawMember returns the raw text of the first member of the valid JSON
+// RawMember returns the raw text of the first member of the valid JSON
 // object text obj named key, and whether there is one; its value is not
 // parsed, so a large string costs only the skip.
-func rawMember(obj, key string) (string, bool) {
+func RawMember(obj, key string) (string, bool) {
 	var raw string
 	found := false
-	members(obj, func(k, val string) bool {
+	Members(obj, func(k, val string) bool {
 		if k == key {
 			raw, found = val, true
 		}
 		return !found
 	})
+
 	return raw, found
 }
 
-// cutMember returns textcut.Output(s) and len(s) for
+// CutMember returns textcut.Output(s) and len(s) for
 // s := obj.Get(key).String() (obj from a valid line), decoding a string
 // member only as far as the cut.
-func cutMember(obj gjson.Result, key string) (string, int) {
+func CutMember(obj gjson.Result, key string) (string, int) {
 	if !obj.IsObject() {
 		return "", 0
 	}
-	raw, ok := rawMember(obj.Raw, key)
+	raw, ok := RawMember(obj.Raw, key)
 	switch {
 	case !ok:
 		return "", 0
 	case raw[0] == '"':
-		return cutString(raw)
+		return CutString(raw)
 	}
-	s := parseValue(raw).String()
+	s := ParseValue(raw).String()
 	return textcut.Output(s), len(s)
 }
 
-// cutString returns textcut.Output(s) and len(s) for the string s whose
+// CutString returns textcut.Output(s) and len(s) for the string s whose
 // raw JSON text (quotes included, from a valid line) is raw, unescaping
 // only as much of it as the cut keeps: a tool output of many MiB costs one
 // scan for its escapes, not a decoded copy.
-func cutString(raw string) (string, int) {
+func CutString(raw string) (string, int) {
 	body := raw[1 : len(raw)-1]
 	if strings.IndexByte(body, '\\') < 0 {
 		return textcut.Output(body), len(body)
@@ -525,10 +534,10 @@ func cutString(raw string) (string, int) {
 		}
 	}
 	if head < 0 {
-		full := unescape(body)
+		full := Unescape(body)
 		return full, len(full)
 	}
-	return textcut.Output(unescape(body[:head])), size
+	return textcut.Output(Unescape(body[:head])), size
 }
 
 // escapeAt returns the end of the escape at s[k] (a backslash) in the

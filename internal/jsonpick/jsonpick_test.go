@@ -1,4 +1,4 @@
-package claude
+package jsonpick
 
 import (
 	"bytes"
@@ -13,9 +13,8 @@ import (
 	"github.com/tidwall/gjson"
 )
 
-// pickSeeds are lines for the pick.go tests: corner cases of the JSON
-// grammar (synthetic) and the real corpus lines of every provider (this
-// file, like pick.go, is the same in each normalize/<provider>).
+// pickSeeds are corner cases of the JSON grammar (synthetic) and the lines
+// of every provider's real corpus.
 func pickSeeds(t testing.TB) [][]byte {
 	seeds := [][]byte{
 		[]byte(`{}`), []byte(` [ ] `), []byte(`{"a":1,}`), []byte(`[1,]`), []byte(`{,}`), []byte(`01`),
@@ -40,7 +39,7 @@ func pickSeeds(t testing.TB) [][]byte {
 // checkPick compares valid with gjson.ValidBytes and, on a valid object,
 // pick and each with gjson's Get and Array on every member.
 func checkPick(t *testing.T, line []byte) {
-	if got, want := valid(line), gjson.ValidBytes(line); got != want {
+	if got, want := Valid(line), gjson.ValidBytes(line); got != want {
 		t.Fatalf("valid(%q) = %v, gjson.ValidBytes says %v", line, got, want)
 	}
 	if !gjson.ValidBytes(line) {
@@ -59,14 +58,14 @@ func checkPick(t *testing.T, line []byte) {
 			})
 			keys = append(keys, "absent")
 			out := make([]gjson.Result, len(keys))
-			pick(v, keys, out)
+			Pick(v, keys, out)
 			for i, k := range keys {
 				want := v.Get(gjson.Escape(k))
-				if raw, ok := rawMember(v.Raw, k); ok != want.Exists() || raw != want.Raw {
+				if raw, ok := RawMember(v.Raw, k); ok != want.Exists() || raw != want.Raw {
 					t.Fatalf("rawMember %q of %s: %q, %v; Get gives %+v", k, v.Raw, raw, ok, want)
 				}
 				s := want.String()
-				if out, size := cutMember(v, k); out != textcut.Output(s) || size != len(s) {
+				if out, size := CutMember(v, k); out != textcut.Output(s) || size != len(s) {
 					t.Fatalf("cutMember %q of %s: %q, %d; want %q, %d", k, v.Raw, out, size, textcut.Output(s), len(s))
 				}
 				got := out[i]
@@ -77,13 +76,13 @@ func checkPick(t *testing.T, line []byte) {
 				walk(want)
 			}
 		case v.Type == gjson.String:
-			out, size := cutString(v.Raw)
+			out, size := CutString(v.Raw)
 			if want := textcut.Output(v.Str); out != want || size != len(v.Str) {
 				t.Fatalf("cutString(%s) = %q, %d; want %q, %d", v.Raw, out, size, want, len(v.Str))
 			}
 		case v.IsArray():
 			var got []gjson.Result
-			each(v, func(x gjson.Result) { got = append(got, x) })
+			Each(v, func(x gjson.Result) { got = append(got, x) })
 			want := v.Array()
 			for i := range want {
 				want[i].Index = 0
