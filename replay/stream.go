@@ -385,7 +385,6 @@ func streamNative(ctx context.Context, r io.ReadSeeker, name string, opts Option
 	c := newStreamCmp(name)
 	var (
 		prev             int64
-		started          bool
 		natives, records int
 	)
 	feed := func(evs []event.Event) {
@@ -410,10 +409,10 @@ func streamNative(ctx context.Context, r io.ReadSeeker, name string, opts Option
 			}
 			return fmt.Errorf("%w: %w", ErrBadInput, err)
 		}
-		if started && rec.Sequence <= prev {
+		if envelope.CheckOrder(prev, rec.Sequence) != nil {
 			return errUnordered
 		}
-		prev, started = rec.Sequence, true
+		prev = rec.Sequence
 		switch rec.Stage {
 		case envelope.StageNativeIn, envelope.StageNativeOut:
 			if !envelope.Normalized(rec.Stage, rec.EventType) {
