@@ -93,15 +93,11 @@ type promoteFlags struct {
 // session and the exec golden when asked.
 func runPromote(ctx context.Context, s streams, arg string, o promoteFlags) error {
 	bad := func(err error) error { return &exitError{code: 2, err: err} }
-	src := arg
-	if src == "-" {
-		tmp, err := spoolStdin(s.in)
-		if err != nil {
-			return bad(err)
-		}
-		defer os.Remove(tmp)
-		src = tmp
+	src, remove, err := spoolOnce(ctx, s.in, arg)
+	if err != nil {
+		return bad(err)
 	}
+	defer remove()
 	clean, findings, err := sanitizeForPromote(ctx, src, arg, o.paths)
 	if clean != "" {
 		defer os.Remove(clean)

@@ -1,26 +1,44 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/evcap/evcap/source"
 )
 
-// spoolStdin copies standard input to a temporary file for a command that
-// must read its input more than once (promote sanitizes, then loads), and
-// returns the file's path; the caller removes it.
-func spoolStdin(in io.Reader) (string, error) {
-	f, err := os.CreateTemp("", "evcap-stdin-*.jsonl")
+// spoolOnce gives a command that must read its input more than once
+// (promote sanitizes, then loads) a regular file to read: standard input
+// (arg "-") and a named pipe are read once into a temporary copy
+// (source.Spool), whose path it returns with a function that removes it;
+// any other argument comes back as it is, with a no-op.
+func spoolOnce(ctx context.Context, stdin io.Reader, arg string) (string, func(), error) {
+	var r io.Reader = struct{ io.Reader }{stdin} // always copied, even when a file
+	if arg != "-" {
+		fi, err := os.Stat(arg)
+		if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+			return arg, func() {}, nil // openCaptureFile judges it
+		}
+		f, err := os.Open(arg)
+		if err != nil {
+			return "", nil, err
+		}
+		defer f.Close()
+		interruptibleFile(ctx, f)
+		r = f
+	}
+	tmp, spooled, err := source.Spool(ctx, r, arg, func() (*os.File, error) { return createTemp("", "evcap-spool-*.jsonl") })
 	if err != nil {
-		return "", fmt.Errorf("copy standard input: %w", err)
+		return "", nil, fmt.Errorf("read %s: %w", arg, err)
 	}
-	_, err = io.Copy(f, in)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	if !spooled { // cannot happen: r is never a regular *os.File
+		return "", nil, fmt.Errorf("read %s: not copied", arg)
 	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", fmt.Errorf("copy standard input to %s: %w", f.Name(), err)
-	}
-	return f.Name(), nil
+	tmp.Close()
+	return tmp.Name(), func() {
+		os.Remove(tmp.Name())
+		forgetTemp(tmp.Name())
+	}, nil
 }
