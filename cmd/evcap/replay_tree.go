@@ -24,6 +24,17 @@ type replayInput struct {
 	fx      *fixtures.Fixture // nil for a capture streamed from file
 	goldDir string
 	file    string // capture file, for the streaming path and timestamps
+	// name is what messages call the capture file: its path, or "stdin"
+	// (or the named pipe) for a copy spooled from one.
+	name string
+}
+
+// fileName is what messages call in's capture file.
+func (in replayInput) fileName() string {
+	if in.name != "" {
+		return in.name
+	}
+	return in.file
 }
 
 // replayResult is the outcome of one check of one input.
@@ -55,8 +66,14 @@ func runReplay(ctx context.Context, s streams, args []string, f replayFlags) err
 		return &exitError{code: 2, err: err}
 	}
 	var results []replayResult
+	var cleanup []func()
+	defer func() {
+		for _, remove := range cleanup {
+			remove()
+		}
+	}()
 	for _, arg := range args {
-		inputs, err := expandReplayPath(ctx, s, arg)
+		inputs, err := expandReplayPath(ctx, s, arg, &cleanup)
 		if err != nil {
 			results = append(results, replayResult{Path: arg, Check: "load", Status: "error", Error: err.Error()})
 			continue
@@ -126,33 +143,36 @@ func checkReplayFlags(f replayFlags) error {
 // expandReplayPath turns a path into inputs: a fixture directory or its
 // fixture.json, every fixture under a directory, a capture file, or a
 // capture on stdin ("-").
-func expandReplayPath(ctx context.Context, s streams, path string) ([]replayInput, error) {
+//
+// A copy it makes of standard input or a named pipe is removed by the
+// functions it appends to cleanup.
+func expandReplayPath(ctx context.Context, s streams, path string, cleanup *[]func()) ([]replayInput, error) {
 	if path == "-" {
-		fx, err := replay.LoadCaptureContext(ctx, withContext(s.ctx, s.in), "stdin")
+		// Standard input is read once into a temporary copy (removed by
+		// the caller), which every check then streams like a file.
+		tmp, remove, err := spoolOnce(ctx, s.in, path)
 		if err != nil {
 			return nil, err
 		}
-		return []replayInput{{path: "-", fx: fx}}, nil
+		*cleanup = append(*cleanup, remove)
+		return []replayInput{{path: "-", file: tmp, name: "stdin"}}, nil
 	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !st.IsDir() && !st.Mode().IsRegular() {
-		// A named pipe (or a device) can be read only once: it is loaded
-		// here, as standard input is, and every check works on what was
-		// read instead of opening it again.
-		f, err := os.Open(path)
+		// A named pipe can be read only once: it is copied once, as
+		// standard input is, and every check reads the copy.
+		if st.Mode()&os.ModeNamedPipe == 0 {
+			return nil, fmt.Errorf("%s is a %v, not a capture file", path, st.Mode().Type())
+		}
+		tmp, remove, err := spoolOnce(ctx, s.in, path)
 		if err != nil {
 			return nil, err
 		}
-		defer f.Close()
-		interruptibleFile(s.ctx, f)
-		fx, err := replay.LoadCaptureContext(ctx, withContext(s.ctx, f), path)
-		if err != nil {
-			return nil, err
-		}
-		return []replayInput{{path: path, fx: fx}}, nil
+		*cleanup = append(*cleanup, remove)
+		return []replayInput{{path: path, file: tmp, name: path}}, nil
 	}
 	if !st.IsDir() && filepath.Base(path) == fixtures.FileName {
 		path, st = filepath.Dir(path), nil
@@ -206,7 +226,7 @@ func replayOne(ctx context.Context, in replayInput, f replayFlags) []replayResul
 		if err != nil {
 			return fail("load", err)
 		}
-		provider, restored, err = replay.CaptureProviderContext(ctx, withContext(ctx, file), in.file)
+		provider, restored, err = replay.CaptureProviderContext(ctx, withContext(ctx, file), in.fileName())
 		file.Close()
 		if err != nil {
 			return fail("load", err)
@@ -411,7 +431,7 @@ func replayMode(ctx context.Context, in replayInput, f replayFlags, c replayChec
 			return fail(ferr)
 		}
 		defer file.Close()
-		err = replay.RunCaptureContext(ctx, seekerWithContext(ctx, file), in.file, o)
+		err = replay.RunCaptureContext(ctx, seekerWithContext(ctx, file), in.fileName(), o)
 	} else {
 		err = replay.RunContext(ctx, in.fx, o)
 	}
@@ -482,8 +502,13 @@ func replayExec(ctx context.Context, in replayInput, f replayFlags, command, nam
 	}
 	fx := in.fx
 	if fx == nil {
-		var err error
-		if fx, err = replay.LoadCaptureFile(in.file); err != nil {
+		file, err := os.Open(in.file)
+		if err != nil {
+			return fail(err)
+		}
+		fx, err = replay.LoadCaptureContext(ctx, withContext(ctx, file), in.fileName())
+		file.Close()
+		if err != nil {
 			return fail(err)
 		}
 	}
@@ -500,7 +525,7 @@ func replayExec(ctx context.Context, in replayInput, f replayFlags, command, nam
 		if err != nil {
 			return fail(err)
 		}
-		at, err := replay.CaptureTimesContext(ctx, file, in.file)
+		at, err := replay.CaptureTimesContext(ctx, file, in.fileName())
 		file.Close()
 		if err != nil {
 			return fail(err)
