@@ -5,16 +5,15 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/provider"
 	"github.com/evcap/evcap/redact"
 	"github.com/tidwall/gjson"
 )
 
 // A block is the run of streamed deltas that together make one piece of
-// text: a Claude content block (per message and index, one run each for
-// text_delta, thinking_delta and input_json_delta), a Gemini run of
-// assistant message deltas, an opencode part field fed by
-// message.part.delta, a normalized text or thinking block, or a run of
-// legacy [CONTENT_DELTA]/[THINKING_DELTA] markers. Each block gets its own
+// text: a block of the provider's native stream, as its descriptor's
+// Deltas tracker names it (native.go), a normalized text or thinking
+// block, or a run of legacy [CONTENT_DELTA]/[THINKING_DELTA] markers. Each block gets its own
 // redact.Stream, so a secret split across deltas is replaced in every one.
 //
 // The same text split the same way gives the same chunks whichever stage
@@ -44,11 +43,11 @@ type blocks struct {
 	r         func() *redact.Redactor
 	lookahead int
 	open      map[string]*blockStream
-	claudeMsg map[string]string // parent_tool_use_id → current message id
+	trackers  map[string]provider.Deltas // per provider name, made at its first native line
 }
 
 func newBlocks(r func() *redact.Redactor, lookahead int) *blocks {
-	return &blocks{r: r, lookahead: lookahead, open: map[string]*blockStream{}, claudeMsg: map[string]string{}}
+	return &blocks{r: r, lookahead: lookahead, open: map[string]*blockStream{}, trackers: map[string]provider.Deltas{}}
 }
 
 // push adds a delta to its block and fills the holes of every delta the
@@ -179,13 +178,13 @@ type delta struct {
 
 // observe classifies a record's body for block tracking. kind tells how
 // the body was taken from the payload.
-func (b *blocks) observe(stage envelope.Stage, kind payloadKind, marker string, body []byte) delta {
+func (b *blocks) observe(prov string, stage envelope.Stage, kind payloadKind, marker string, body []byte) delta {
 	switch stage {
 	case envelope.StageNativeIn:
 		if kind != kindJSON && kind != kindSSE {
 			return delta{}
 		}
-		return b.native(body)
+		return b.native(prov, body)
 	case envelope.StageNormalizedOut:
 		if kind != kindJSON {
 			return delta{}
@@ -221,66 +220,4 @@ func (b *blocks) observe(stage envelope.Stage, kind payloadKind, marker string, 
 		}
 	}
 	return delta{}
-}
-
-func (b *blocks) native(body []byte) delta {
-	// Most lines are none of these; reading the type alone keeps long
-	// lines (tool outputs) from being copied to be parsed.
-	typ := gjson.GetBytes(body, "type").String()
-	switch typ {
-	case "stream_event", "message", "message.part.delta", "message.part.updated", "session.idle", "session.status":
-	default:
-		return delta{ends: []string{"gemini|"}}
-	}
-	v := gjson.ParseBytes(body)
-	switch typ {
-	case "stream_event":
-		parent := v.Get("parent_tool_use_id").String()
-		ev := v.Get("event")
-		prefix := "claude|" + parent + "|"
-		switch ev.Get("type").String() {
-		case "message_start":
-			b.claudeMsg[parent] = ev.Get("message.id").String()
-			return delta{ends: []string{prefix}}
-		case "message_stop":
-			return delta{ends: []string{prefix}}
-		case "content_block_stop":
-			return delta{ends: []string{prefix + b.claudeMsg[parent] + "|" + ev.Get("index").Raw + "|"}}
-		case "content_block_delta":
-			d := ev.Get("delta")
-			for _, f := range []string{"text", "thinking", "partial_json"} {
-				if x := d.Get(f); x.Type == gjson.String {
-					key := prefix + b.claudeMsg[parent] + "|" + ev.Get("index").Raw + "|" + f
-					return delta{key: key, path: []string{"event", "delta", f}, text: x.String(), isDelt: true}
-				}
-			}
-		}
-		return delta{}
-	case "message":
-		if v.Get("delta").Bool() {
-			if c := v.Get("content"); c.Type == gjson.String {
-				return delta{key: "gemini|" + v.Get("role").String(), path: []string{"content"}, text: c.String(), isDelt: true}
-			}
-		}
-		return delta{ends: []string{"gemini|"}}
-	case "message.part.delta":
-		p := v.Get("properties")
-		if d := p.Get("delta"); d.Type == gjson.String {
-			key := "opencode|" + p.Get("partID").String() + "|" + p.Get("field").String()
-			return delta{key: key, path: []string{"properties", "delta"}, text: d.String(), isDelt: true,
-				ends: []string{"gemini|"}}
-		}
-	case "message.part.updated":
-		part := v.Get("properties.part")
-		if part.Get("time.end").Exists() {
-			return delta{ends: []string{"gemini|", "opencode|" + part.Get("id").String() + "|"}}
-		}
-	case "session.idle":
-		return delta{ends: []string{"gemini|", "opencode|"}}
-	case "session.status":
-		if v.Get("properties.status.type").String() == "idle" {
-			return delta{ends: []string{"gemini|", "opencode|"}}
-		}
-	}
-	return delta{ends: []string{"gemini|"}}
 }

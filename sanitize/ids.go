@@ -3,7 +3,10 @@ package sanitize
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/evcap/evcap/providers"
 )
 
 // Pseudonyms are shaped so that a reader sees at once that they stand for
@@ -18,10 +21,22 @@ var pseudonymRe = regexp.MustCompile(`^(?:(?:session|uuid|thread)-[0-9]{4,}|[a-z
 // IsPseudonym reports whether s has the shape of a pseudonym sanitize writes.
 func IsPseudonym(s string) bool { return pseudonymRe.MatchString(s) }
 
-// idPrefixes are provider id prefixes kept in the pseudonym: Claude
-// message, tool-use and request ids, opencode session, message, part,
-// call, event, permission and question ids.
-var idPrefixes = []string{"toolu_", "srvtoolu_", "msg_", "req_", "ses_", "prt_", "call_", "evt_", "per_", "que_"}
+// idPrefixes are the provider id prefixes kept in the pseudonym ("toolu_",
+// "ses_", ...): every provider descriptor's VolatileIDPrefixes. Built once
+// from the registry, never written.
+var idPrefixes = volatileIDPrefixes()
+
+func volatileIDPrefixes() []string {
+	var out []string
+	for _, d := range providers.All() {
+		for _, p := range d.VolatileIDPrefixes {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
 
 // isCodexItem reports a Codex item id: "item_" and decimal digits.
 func isCodexItem(v string) bool {
@@ -48,11 +63,21 @@ type ids struct {
 
 func newIDs() *ids { return &ids{m: map[string]string{}, count: map[string]int{}} }
 
-// idKeys are the keys whose string values may be volatile ids.
-var idKeys = map[string]bool{"id": true, "session_id": true, "sessionID": true, "sessionId": true,
-	"messageID": true, "messageId": true, "partID": true, "partId": true, "callID": true, "toolCallId": true,
-	"tool_use_id": true, "parent_tool_use_id": true, "request_id": true, "requestID": true, "parentID": true,
-	"uuid": true, "tool_id": true, "thread_id": true}
+// idKeys are the keys whose string values may be volatile ids: every
+// provider descriptor's VolatileIDKeys, and the id keys of evcap's own
+// normalized events (messageId, partId, toolCallId), which copy them.
+// Built once from the registry, never written.
+var idKeys = volatileIDKeys()
+
+func volatileIDKeys() map[string]bool {
+	keys := map[string]bool{"messageId": true, "partId": true, "toolCallId": true}
+	for _, d := range providers.All() {
+		for _, k := range d.VolatileIDKeys {
+			keys[k] = true
+		}
+	}
+	return keys
+}
 
 // family says which pseudonym family a value seen under key belongs to,
 // or "" when it is not a volatile id. Only keys that name ids count, so
@@ -66,13 +91,7 @@ func family(key, v string) string {
 	}
 	for _, p := range idPrefixes {
 		if strings.HasPrefix(v, p) && len(v) >= len(p)+4 {
-			switch key {
-			case "id", "session_id", "sessionID", "sessionId", "messageID", "messageId", "partID", "partId",
-				"callID", "toolCallId", "tool_use_id", "parent_tool_use_id", "request_id", "requestID",
-				"parentID", "uuid", "tool_id", "thread_id":
-				return strings.TrimSuffix(p, "_")
-			}
-			return ""
+			return strings.TrimSuffix(p, "_") // key is one of idKeys (checked above)
 		}
 	}
 	long := len(v) >= 8 && strings.ContainsAny(v, "0123456789")

@@ -124,7 +124,7 @@ func (lr *LineRedactor) push(line []byte, stderr bool) []RedactedLine {
 		// line to learn whether it is JSON.
 		if out, f, err := lr.red.JSON(line); err == nil {
 			it.json, it.body, findings = true, out, f
-			d = lr.blocks.observe(envelope.StageNativeIn, kindJSON, "", line)
+			d = lr.blocks.observe("", envelope.StageNativeIn, kindJSON, "", line)
 		}
 	}
 	textKey := "text|stdout"

@@ -309,7 +309,7 @@ func (s *sanitizer) add(rec *envelope.Record) error {
 		return errors.New("payload string does not decode")
 	}
 
-	d := s.blocks.observe(rec.Stage, kind, marker(prefix), body)
+	d := s.blocks.observe(rec.Provider, rec.Stage, kind, marker(prefix), body)
 	textLine := kind == kindText && rec.Stage == envelope.StageNativeIn &&
 		(rec.EventType == envelope.EventStderr || rec.EventType == envelope.EventNonJSON)
 	if textLine && len(body) <= min(maxStreamedLine, s.maxString()) {

@@ -12,7 +12,8 @@ import (
 // agent's stream_event lines and every subagent's (parent_tool_use_id set)
 // interleave, so blocks are kept per parent_tool_use_id. A block opens at
 // its content_block_start (or at a delta for an index that has none open),
-// and ends at its content_block_stop or at the agent's next message_start.
+// and ends at its content_block_stop, its message_stop or the agent's
+// next message_start.
 // Its pieces are the text_delta, thinking_delta and input_json_delta
 // strings; the text or thinking a content_block_start carries is reported
 // as the block's Start piece.
@@ -85,6 +86,11 @@ func (d *Deltas) Line(line []byte) []provider.Delta {
 	case "message_start":
 		a.endAll(d)
 		a.msgID = message.Get("id").String()
+	case "message_stop":
+		// Nothing streams into a message after its stop: a block left
+		// open by a stream that lost its content_block_stop ends here,
+		// so a consumer holding its text (sanitize) lets it go.
+		a.endAll(d)
 	case "content_block_start":
 		a.end(d, idx)
 		id := d.open(a, idx)

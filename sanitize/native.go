@@ -1,0 +1,88 @@
+package sanitize
+
+import (
+	"strings"
+
+	"github.com/evcap/evcap/providers"
+	"github.com/tidwall/gjson"
+)
+
+// Native stdout lines are a provider's wire format: which of them carry a
+// streamed delta, and which end a block, is the provider descriptor's
+// Deltas tracker's to say (one tracker per provider of the capture). Only
+// the text of a piece is read here, at the path the tracker gives. A
+// block's Start piece (the text a Claude content_block_start opens with)
+// is not streamed: its line is redacted as a whole, as any other line.
+
+// nativeKey is the prefix of the blocks of native stdout.
+const nativeKey = "native|"
+
+// native classifies one native stdout line of the named provider. A
+// provider the registry does not know ("" before a live stream is
+// detected) has its line judged by every provider's tracker: ends from all
+// of them, the piece from the first (by name) that finds one.
+func (b *blocks) native(name string, body []byte) delta {
+	if _, known := providers.Lookup(name); known {
+		var d delta
+		b.track(name, body, &d)
+		return d
+	}
+	var d delta
+	for _, n := range providers.Names() {
+		b.track(n, body, &d)
+	}
+	return d
+}
+
+// track feeds body to the named provider's tracker and adds what it found
+// to d (the piece only when d has none yet).
+func (b *blocks) track(name string, body []byte, d *delta) {
+	tr, ok := b.trackers[name]
+	if !ok {
+		if desc, found := providers.Lookup(name); found && desc.Deltas != nil {
+			tr = desc.Deltas()
+		}
+		b.trackers[name] = tr // nil for a provider with no tracker: no deltas
+	}
+	if tr == nil {
+		return
+	}
+	pieces := tr.Line(body)
+	prefix := nativeKey + name + "|"
+	for _, e := range tr.Ended() {
+		d.ends = append(d.ends, prefix+e+"\x00")
+	}
+	if d.isDelt {
+		return
+	}
+	for _, p := range pieces {
+		if p.Start {
+			continue
+		}
+		if v := gjson.GetBytes(body, gjsonPath(p.Path)); v.Type == gjson.String {
+			d.key, d.path, d.text, d.isDelt = prefix+p.Block+"\x00", p.Path, v.String(), true
+		}
+		break
+	}
+}
+
+// gjsonPath writes a piece's path as a gjson path, escaping what gjson
+// reads as syntax.
+func gjsonPath(path []string) string {
+	var sb strings.Builder
+	for i, p := range path {
+		if i > 0 {
+			sb.WriteByte('.')
+		}
+		for j := 0; j < len(p); j++ {
+			switch c := p[j]; c {
+			case '.', '*', '?', '|', '#', '@', '\\', '!', '=', '<', '>', '%':
+				sb.WriteByte('\\')
+				sb.WriteByte(c)
+			default:
+				sb.WriteByte(c)
+			}
+		}
+	}
+	return sb.String()
+}
