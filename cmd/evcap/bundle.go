@@ -145,30 +145,10 @@ func runBundle(cmd *cobra.Command, s streams, name string, o bundleOptions) erro
 	return nil
 }
 
-// writeAtomically writes path through a temporary file in the same
-// directory, renamed into place only when write succeeded, so a failed
-// run never leaves half a file behind.
+// writeAtomically is writeFileAtomically for files others read (mode
+// 0644): a bundle or a view report.
 func writeAtomically(path string, write func(w io.Writer) error) error {
-	tmp, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer forgetTemp(tmp.Name())
-	werr := write(tmp)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(tmp.Name(), 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("write %s: %w", path, werr)
-	}
-	return nil
+	return writeFileAtomically(path, 0o644, write)
 }
 
 // errNotRegular is wrapped when a command that reads a capture by name is

@@ -135,7 +135,22 @@ func removeTemps() {
 // directory, renamed onto path only when write succeeded, so that a failed
 // or interrupted run leaves path as it was and no half file. The file gets
 // mode perm. An error of write is returned as it is; the others name path.
+//
+// A path that exists and is not a regular file (/dev/null, /dev/stdout, a
+// named pipe, a terminal) is written directly: renaming onto it would
+// replace the device with a file, and there is no half file to avoid.
 func writeFileAtomically(path string, perm os.FileMode, write func(w io.Writer) error) error {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return fmt.Errorf("write %s: %w", path, err)
+		}
+		werr := write(f)
+		if cerr := f.Close(); werr == nil && cerr != nil {
+			return fmt.Errorf("write %s: %w", path, cerr)
+		}
+		return werr
+	}
 	tmp, err := createTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
