@@ -28,7 +28,7 @@ const (
 // the same capture are byte-identical: 2000-01-01T00:00:00Z, the instant
 // sanitize moves captures to (sanitize's epoch). A function, so that no
 // program can change the time another part of it writes.
-func ModTime() time.Time { return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC) }
+func ModTime() time.Time { return sanitize.Epoch() }
 
 // ErrLeak is wrapped by *LeakError: the scan found something in the bundle.
 var ErrLeak = errors.New("the bundle would leak")
