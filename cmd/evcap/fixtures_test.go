@@ -40,6 +40,7 @@ func corpusCapture(t *testing.T, e corpustest.Entry) []byte {
 // writes them. Promoting is deterministic, so a second promote run changes
 // nothing (the test promotes twice to prove it).
 func TestCorpusFixtures(t *testing.T) {
+	corpustest.Heavy(t)
 	update := flag.Lookup("update") != nil && flag.Lookup("update").Value.String() == "true"
 	for _, e := range corpustest.Manifest(t) {
 		t.Run(e.CLI+"/"+e.Capture, func(t *testing.T) {
@@ -144,6 +145,7 @@ func keys(m map[string][]byte) []string {
 // mode and format against its goldens, and again with deltas re-split by
 // 20 seeds.
 func TestFixturesReplay(t *testing.T) {
+	corpustest.Heavy(t)
 	seeds := make([]uint64, 20)
 	for i := range seeds {
 		seeds[i] = uint64(i + 1)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/evcap/evcap/internal/corpustest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,7 @@ import (
 // normalizer: the fixture says "restored", its normalized golden holds no
 // unknown event, and replaying the fixture in every mode matches.
 func TestImportPromoteReplay(t *testing.T) {
+	corpustest.Heavy(t)
 	sessions, err := filepath.Glob("../../history/testdata/corpus/*/*/history.jsonl")
 	if err != nil || len(sessions) < 8 {
 		t.Fatalf("found %d stored sessions (%v), want the history corpus", len(sessions), err)

@@ -148,6 +148,7 @@ func runEvcap(t *testing.T, stdin []byte, args ...string) (string, string, int) 
 // are over 16 MiB through the command (the first line is read whole before
 // the provider is known), and checks that the text arrives intact.
 func TestNormalizeBigLine(t *testing.T) {
+	corpustest.Heavy(t)
 	big := strings.Repeat("x", 17<<20)
 	var in bytes.Buffer
 	// Shapes of testdata/corpus/codex/tools.stdout.jsonl; the sizes are synthetic.

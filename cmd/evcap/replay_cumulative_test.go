@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"github.com/evcap/evcap/internal/corpustest"
 	"os"
 	"slices"
 	"testing"
@@ -51,6 +52,7 @@ func fixtureNative(fx *fixtures.Fixture) ([]int64, [][]byte) {
 // provider's cumulative-deltas option: the coalesced events and the
 // rendered output (term, chat and groups in turn) must be the original's.
 func TestFixturesReplayCumulative(t *testing.T) {
+	corpustest.Heavy(t)
 	formats := []string{"term", "chat", "groups"}
 	fixturesSeen, rewritten := 0, 0
 	err := fixtures.Walk(os.DirFS(fixturesDir), ".", func(dir string, fx *fixtures.Fixture) error {
@@ -94,6 +96,7 @@ func TestFixturesReplayCumulative(t *testing.T) {
 // text in the diff. Five seeds: read as pieces, the long runs grow to
 // megabytes of repeated text, and every seed is checked the same way.
 func TestCumulativeReadAsPiecesIsCaught(t *testing.T) {
+	corpustest.Heavy(t)
 	const seeds = 5
 	caught := 0
 	err := fixtures.Walk(os.DirFS(fixturesDir), ".", func(dir string, fx *fixtures.Fixture) error {
