@@ -101,8 +101,8 @@ func run(dir, gitleaks, trufflehog, corpus string, short bool, out io.Writer) er
 	evSan := tool{name: "evcap sanitize", hits: map[string]bool{}}
 	start := time.Now()
 	for i, c := range cases {
-		data, _ := os.ReadFile(filepath.Join(caseDir, names[i]))
-		f, err := gate.Read(bytes.NewReader(data), names[i], scan.KindCapture)
+		path := filepath.Join(caseDir, names[i])
+		f, err := readWith(path, func(r io.Reader) ([]scan.Finding, error) { return gate.Read(r, names[i], scan.KindCapture) })
 		if err != nil {
 			return err
 		}
@@ -112,23 +112,27 @@ func run(dir, gitleaks, trufflehog, corpus string, short bool, out io.Writer) er
 		if c.Placement == "early-flush" {
 			opts.MaxHeld = planted.SmallHold
 		}
-		if _, err := sanitize.Sanitize(bytes.NewReader(data), names[i], &clean, opts); err != nil {
+		if _, err := readWith(path, func(r io.Reader) (sanitize.Report, error) { return sanitize.Sanitize(r, names[i], &clean, opts) }); err != nil {
 			return err
 		}
 		evSan.hits[names[i]] = !planted.NewOracle(c.Core).Survives(clean.Bytes())
 	}
 	for _, n := range lookNames {
-		data, _ := os.ReadFile(filepath.Join(lookDir, n))
-		f, err := gate.Read(bytes.NewReader(data), n, scan.KindCapture)
+		path := filepath.Join(lookDir, n)
+		f, err := readWith(path, func(r io.Reader) ([]scan.Finding, error) { return gate.Read(r, n, scan.KindCapture) })
 		if err != nil {
 			return err
 		}
 		evScan.hits[n] = secretFindings(f) > 0
 		var clean bytes.Buffer
-		if _, err := sanitize.Sanitize(bytes.NewReader(data), n, &clean, sanitize.Options{}); err != nil {
+		if _, err := readWith(path, func(r io.Reader) (sanitize.Report, error) { return sanitize.Sanitize(r, n, &clean, sanitize.Options{}) }); err != nil {
 			return err
 		}
-		evSan.hits[n] = bytes.Count(clean.Bytes(), []byte("[REDACTED:")) > bytes.Count(data, []byte("[REDACTED:"))
+		before, err := readWith(path, func(r io.Reader) (int, error) { return countIn(r, []byte("[REDACTED:")) })
+		if err != nil {
+			return err
+		}
+		evSan.hits[n] = bytes.Count(clean.Bytes(), []byte("[REDACTED:")) > before
 	}
 	fmt.Fprintf(os.Stderr, "plantbench: evcap scan and sanitize took %v\n", time.Since(start).Round(time.Millisecond))
 	tools := []tool{evScan, evSan}
@@ -323,4 +327,38 @@ func pct(n, of int) string {
 		return "–"
 	}
 	return fmt.Sprintf("%d/%d (%.0f %%)", n, of, 100*float64(n)/float64(of))
+}
+
+// readWith streams the file at path into read (a case capture is read from
+// disk each time it is needed, never held whole) and closes it.
+func readWith[T any](path string, read func(io.Reader) (T, error)) (T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	defer f.Close()
+	return read(f)
+}
+
+// countIn counts the occurrences of sub in what r gives, reading it in
+// chunks that overlap by len(sub)-1 bytes so none is missed at a seam.
+func countIn(r io.Reader, sub []byte) (int, error) {
+	buf := make([]byte, 0, 64<<10+len(sub))
+	n := 0
+	for {
+		m, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		n += bytes.Count(buf, sub)
+		if keep := len(sub) - 1; len(buf) > keep {
+			copy(buf, buf[len(buf)-keep:])
+			buf = buf[:keep]
+		}
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
