@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -111,11 +110,11 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 				writeMarkers(deriver.Event(e))
 				continue
 			}
-			b, err := json.Marshal(e)
+			b, err := event.AppendJSON(buf[:0], &e)
 			if err != nil {
 				return fmt.Errorf("encode event from %s: %w", name, err)
 			}
-			buf = append(append(buf[:0], b...), '\n')
+			buf = append(b, '\n')
 			out.Write(buf)
 		}
 		return nil

@@ -1,0 +1,557 @@
+package event
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// AppendJSON appends the JSON form of e to dst and returns the extended
+// buffer: byte for byte what json.Marshal(e) gives (field order, omitempty,
+// HTML-safe escaping of <, > and &, U+2028 and U+2029 escaped, invalid
+// UTF-8 replaced by \ufffd, floats formatted as encoding/json does, and
+// Tool.Input compacted with the same escaping), without reflection and
+// without allocating when dst has room.
+//
+// It exists because encoding the events was a fifth or more of `evcap
+// normalize`; a writer of events in bulk (normalize, record, replay) can
+// reuse one buffer for all of them. When json.Marshal would fail (a NaN or
+// infinite float, a Tool.Input that is not valid JSON), AppendJSON returns
+// dst unchanged and json.Marshal's own error.
+func AppendJSON(dst []byte, e *Event) ([]byte, error) {
+	if !encodable(e) {
+		return dst, marshalError(e)
+	}
+	dst = append(dst, `{"kind":`...)
+	dst = appendString(dst, string(e.Kind))
+	dst = append(dst, `,"phase":`...)
+	dst = appendString(dst, string(e.Phase))
+	dst = optString(dst, `,"sessionId":`, e.SessionID)
+	dst = optString(dst, `,"turnId":`, e.TurnID)
+	dst = optString(dst, `,"messageId":`, e.MessageID)
+	dst = optString(dst, `,"partId":`, e.PartID)
+	dst = optString(dst, `,"toolCallId":`, e.ToolCallID)
+	dst = optString(dst, `,"parentToolCallId":`, e.ParentToolCallID)
+	if a := e.Agent; a != nil {
+		dst = appendAgent(append(dst, `,"agent":`...), a)
+	}
+	dst = optString(dst, `,"messagePhase":`, string(e.MessagePhase))
+	dst = optString(dst, `,"text":`, e.Text)
+	if t := e.Tool; t != nil {
+		dst = append(dst, `,"tool":{"name":`...)
+		dst = appendString(dst, t.Name)
+		dst = append(dst, `,"summary":`...)
+		dst = appendString(dst, t.Summary)
+		if len(t.Input) > 0 {
+			dst = appendCompact(append(dst, `,"input":`...), t.Input)
+		}
+		dst = append(dst, '}')
+	}
+	if r := e.ToolResult; r != nil {
+		dst = append(dst, `,"toolResult":{"isError":`...)
+		dst = strconv.AppendBool(dst, r.IsError)
+		dst = append(dst, `,"output":`...)
+		dst = appendString(dst, r.Output)
+		dst = append(dst, `,"outputBytes":`...)
+		dst = strconv.AppendInt(dst, int64(r.OutputBytes), 10)
+		dst = append(dst, '}')
+	}
+	if u := e.Usage; u != nil {
+		dst = append(dst, `,"usage":{"inputTokens":`...)
+		dst = strconv.AppendInt(dst, u.InputTokens, 10)
+		dst = append(dst, `,"outputTokens":`...)
+		dst = strconv.AppendInt(dst, u.OutputTokens, 10)
+		dst = append(dst, `,"cacheReadTokens":`...)
+		dst = strconv.AppendInt(dst, u.CacheReadTokens, 10)
+		dst = append(dst, `,"cacheWriteTokens":`...)
+		dst = strconv.AppendInt(dst, u.CacheWriteTokens, 10)
+		dst = append(dst, `,"reasoningTokens":`...)
+		dst = strconv.AppendInt(dst, u.ReasoningTokens, 10)
+		dst = append(dst, `,"cumulative":`...)
+		dst = strconv.AppendBool(dst, u.Cumulative)
+		dst = append(dst, '}')
+	}
+	if r := e.Result; r != nil {
+		dst = append(dst, `,"result":{`...)
+		if r.Subtype != "" {
+			dst = appendString(append(dst, `"subtype":`...), r.Subtype)
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `"isError":`...)
+		dst = strconv.AppendBool(dst, r.IsError)
+		dst = optInt(dst, `,"numTurns":`, int64(r.NumTurns))
+		dst = optFloat(dst, `,"costUsd":`, r.CostUSD)
+		dst = optInt(dst, `,"durationMs":`, r.DurationMs)
+		dst = optString(dst, `,"text":`, r.Text)
+		dst = append(dst, '}')
+	}
+	if x := e.Error; x != nil {
+		dst = append(dst, `,"error":{`...)
+		if x.Type != "" {
+			dst = appendString(append(dst, `"type":`...), x.Type)
+			dst = append(dst, ',')
+		}
+		dst = append(dst, `"message":`...)
+		dst = appendString(dst, x.Message)
+		dst = append(dst, `,"fatal":`...)
+		dst = strconv.AppendBool(dst, x.Fatal)
+		dst = append(dst, '}')
+	}
+	if r := e.Retry; r != nil {
+		dst = append(dst, `,"retry":{"attempt":`...)
+		dst = strconv.AppendInt(dst, int64(r.Attempt), 10)
+		dst = optInt(dst, `,"maxRetries":`, int64(r.MaxRetries))
+		dst = optInt(dst, `,"delayMs":`, r.DelayMs)
+		dst = optInt(dst, `,"status":`, int64(r.Status))
+		dst = optString(dst, `,"error":`, r.Error)
+		dst = append(dst, '}')
+	}
+	if p := e.Permission; p != nil {
+		dst = append(dst, `,"permission":`...)
+		o := len(dst)
+		dst = append(dst, '{')
+		dst = optString(dst, `,"id":`, p.ID)
+		dst = optString(dst, `,"tool":`, p.Tool)
+		dst = optString(dst, `,"summary":`, p.Summary)
+		if len(p.Patterns) > 0 {
+			dst = append(dst, `,"patterns":[`...)
+			for i, s := range p.Patterns {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				dst = appendString(dst, s)
+			}
+			dst = append(dst, ']')
+		}
+		dst = optString(dst, `,"reply":`, p.Reply)
+		dst = optString(dst, `,"message":`, p.Message)
+		dst = closeObject(dst, o)
+	}
+	if r := e.RateLimit; r != nil {
+		dst = append(dst, `,"rateLimit":`...)
+		o := len(dst)
+		dst = append(dst, '{')
+		dst = optString(dst, `,"status":`, r.Status)
+		dst = optString(dst, `,"type":`, r.Type)
+		dst = optInt(dst, `,"resetsAt":`, r.ResetsAt)
+		dst = optFloat(dst, `,"utilization":`, r.Utilization)
+		dst = closeObject(dst, o)
+	}
+	if h := e.Hook; h != nil {
+		dst = append(dst, `,"hook":`...)
+		o := len(dst)
+		dst = append(dst, '{')
+		dst = optString(dst, `,"id":`, h.ID)
+		dst = optString(dst, `,"name":`, h.Name)
+		dst = optString(dst, `,"event":`, h.Event)
+		dst = optString(dst, `,"outcome":`, h.Outcome)
+		if h.ExitCode != nil {
+			dst = strconv.AppendInt(append(dst, `,"exitCode":`...), int64(*h.ExitCode), 10)
+		}
+		dst = optString(dst, `,"output":`, h.Output)
+		dst = closeObject(dst, o)
+	}
+	dst = optString(dst, `,"status":`, e.Status)
+	dst = optString(dst, `,"model":`, e.Model)
+	dst = optString(dst, `,"version":`, e.Version)
+	dst = optString(dst, `,"nativeType":`, e.NativeType)
+	if len(e.Cause) > 0 {
+		dst = append(dst, `,"cause":[`...)
+		for i, c := range e.Cause {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = strconv.AppendInt(dst, c, 10)
+		}
+		dst = append(dst, ']')
+	}
+	return append(dst, '}'), nil
+}
+
+// appendAgent appends an Agent object (every member omitempty).
+func appendAgent(dst []byte, a *Agent) []byte {
+	o := len(dst)
+	dst = append(dst, '{')
+	dst = optString(dst, `,"id":`, a.ID)
+	dst = optString(dst, `,"name":`, a.Name)
+	dst = optString(dst, `,"description":`, a.Description)
+	dst = optString(dst, `,"status":`, a.Status)
+	dst = optString(dst, `,"summary":`, a.Summary)
+	return closeObject(dst, o)
+}
+
+// closeObject ends an object opened with '{' at dst[o] whose members were
+// each appended with a leading comma: the first comma goes.
+func closeObject(dst []byte, o int) []byte {
+	if len(dst) > o+1 && dst[o+1] == ',' {
+		dst = append(dst[:o+1], dst[o+2:]...)
+	}
+	return append(dst, '}')
+}
+
+// encodable reports whether json.Marshal(e) succeeds: every float is
+// finite and Tool.Input, when set, is valid JSON within encoding/json's
+// nesting limit.
+func encodable(e *Event) bool {
+	if r := e.Result; r != nil && !finite(r.CostUSD) {
+		return false
+	}
+	if r := e.RateLimit; r != nil && !finite(r.Utilization) {
+		return false
+	}
+	if t := e.Tool; t != nil && len(t.Input) > 0 && !validJSON(t.Input) {
+		return false
+	}
+	return true
+}
+
+func finite(f float64) bool { return !math.IsInf(f, 0) && !math.IsNaN(f) }
+
+// marshalError is json.Marshal's error for an event it cannot encode.
+func marshalError(e *Event) error {
+	_, err := json.Marshal(e)
+	if err == nil {
+		// encodable and encoding/json disagree; never seen, and
+		// the differential tests and the fuzz target look for it.
+		panic("event: AppendJSON refused an event json.Marshal encodes")
+	}
+	return err
+}
+
+func optString(dst []byte, key, s string) []byte {
+	if s == "" {
+		return dst
+	}
+	return appendString(append(dst, key...), s)
+}
+
+func optInt(dst []byte, key string, n int64) []byte {
+	if n == 0 {
+		return dst
+	}
+	return strconv.AppendInt(append(dst, key...), n, 10)
+}
+
+func optFloat(dst []byte, key string, f float64) []byte {
+	if f == 0 {
+		return dst
+	}
+	return appendFloat(append(dst, key...), f)
+}
+
+// appendFloat formats a finite float64 as encoding/json does (like ES6
+// number-to-string: 'f' format, 'e' for very small or large magnitudes,
+// with the exponent's leading zero dropped).
+func appendFloat(dst []byte, f float64) []byte {
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	dst = strconv.AppendFloat(dst, f, format, -1, 64)
+	if format == 'e' {
+		n := len(dst)
+		if n >= 4 && dst[n-4] == 'e' && dst[n-3] == '-' && dst[n-2] == '0' {
+			dst[n-2] = dst[n-1]
+			dst = dst[:n-1]
+		}
+	}
+	return dst
+}
+
+const hexDigits = "0123456789abcdef"
+
+// plain[b] is true for the ASCII bytes a JSON string holds as they are
+// under encoding/json's HTML-safe escaping: not a control byte, not '"',
+// '\\', '<', '>' or '&'.
+var plain = func() (t [utf8.RuneSelf]bool) {
+	for b := 0x20; b < utf8.RuneSelf; b++ {
+		t[b] = true
+	}
+	for _, b := range `"\<>&` {
+		t[b] = false
+	}
+	return t
+}()
+
+// appendString appends s as a JSON string with encoding/json's escaping.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if plain[b] {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '\\', '"':
+				dst = append(dst, '\\', b)
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if c == '\u2028' || c == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendCompact appends the valid JSON text raw as encoding/json writes a
+// json.RawMessage: white space outside strings dropped, <, > and & written
+// as \u003c, \u003e and \u0026, U+2028 and U+2029 as \u2028 and \u2029;
+// everything else (invalid UTF-8 included) as it is.
+func appendCompact(dst, raw []byte) []byte {
+	start := 0
+	inString := false
+	for i := 0; i < len(raw); i++ {
+		c := raw[i]
+		switch {
+		case c == '<' || c == '>' || c == '&':
+			dst = append(dst, raw[start:i]...)
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			start = i + 1
+		case c == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
+			dst = append(dst, raw[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[raw[i+2]&0xF])
+			i += 2
+			start = i + 1
+		case inString:
+			switch c {
+			case '\\':
+				i++ // the escaped byte is never a quote that ends the string
+			case '"':
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			dst = append(dst, raw[start:i]...)
+			start = i + 1
+		}
+	}
+	return append(dst, raw[start:]...)
+}
+
+// maxDepth is encoding/json's nesting limit: a RawMessage nested deeper
+// fails to encode.
+const maxDepth = 10000
+
+// validJSON reports whether b is one JSON value with optional white space
+// around it, under the grammar and the nesting limit of encoding/json's
+// scanner (no UTF-8 check, as there). The open containers are kept in a
+// slice, not on the call stack.
+func validJSON(b []byte) bool {
+	var buf [64]byte
+	open := buf[:0] // the closing bracket of each open container
+	const (
+		wantValue = iota
+		wantKey
+		afterValue
+	)
+	state := wantValue
+	i := 0
+	var ok bool
+	for {
+		i = skipSpace(b, i)
+		switch state {
+		case wantValue:
+			if i >= len(b) {
+				return false
+			}
+			switch b[i] {
+			case '{', '[':
+				if len(open) >= maxDepth {
+					return false
+				}
+				end := b[i] + 2 // '}' and ']' follow '{' and '[' by two
+				j := skipSpace(b, i+1)
+				if j < len(b) && b[j] == end {
+					i, state = j+1, afterValue
+					continue
+				}
+				open = append(open, end)
+				i = j
+				if end == '}' {
+					state = wantKey
+				}
+				continue
+			case '"':
+				if i, ok = validString(b, i+1); !ok {
+					return false
+				}
+			case 't':
+				if i, ok = literal(b, i, "true"); !ok {
+					return false
+				}
+			case 'f':
+				if i, ok = literal(b, i, "false"); !ok {
+					return false
+				}
+			case 'n':
+				if i, ok = literal(b, i, "null"); !ok {
+					return false
+				}
+			default:
+				if i, ok = validNumber(b, i); !ok {
+					return false
+				}
+			}
+			state = afterValue
+		case wantKey:
+			if i >= len(b) || b[i] != '"' {
+				return false
+			}
+			if i, ok = validString(b, i+1); !ok {
+				return false
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) || b[i] != ':' {
+				return false
+			}
+			i++
+			state = wantValue
+		case afterValue:
+			if len(open) == 0 {
+				return i == len(b)
+			}
+			if i >= len(b) {
+				return false
+			}
+			end := open[len(open)-1]
+			switch b[i] {
+			case ',':
+				i++
+				state = wantValue
+				if end == '}' {
+					state = wantKey
+				}
+			case end:
+				open = open[:len(open)-1]
+				i++
+			default:
+				return false
+			}
+		}
+	}
+}
+
+func skipSpace(s []byte, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func literal(s []byte, i int, lit string) (int, bool) {
+	if len(s)-i < len(lit) || string(s[i:i+len(lit)]) != lit {
+		return i, false
+	}
+	return i + len(lit), true
+}
+
+func validNumber(s []byte, i int) (int, bool) {
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		i = digits(s, i)
+	default:
+		return i, false
+	}
+	if i < len(s) && s[i] == '.' {
+		j := digits(s, i+1)
+		if j == i+1 {
+			return j, false
+		}
+		i = j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := digits(s, i)
+		if j == i {
+			return j, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+func digits(s []byte, i int) int {
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// validString checks the rest of a string whose opening quote is before
+// s[i] and returns the index after its closing quote.
+func validString(s []byte, i int) (int, bool) {
+	for i < len(s) {
+		switch c := s[i]; {
+		case c == '"':
+			return i + 1, true
+		case c < 0x20:
+			return i, false
+		case c == '\\':
+			if i+1 >= len(s) {
+				return i, false
+			}
+			switch s[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if len(s)-i < 6 || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
+					return i, false
+				}
+				i += 6
+			default:
+				return i, false
+			}
+		default:
+			i++
+		}
+	}
+	return i, false
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
