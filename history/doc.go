@@ -2,8 +2,9 @@
 // (to resume or reopen them later) into evcap captures, and compares a
 // restored session with the live capture of the same run.
 //
-// Where the pinned CLIs keep their sessions, and how this package reads
-// them:
+// Where the pinned CLIs keep their sessions (each provider's descriptor
+// says it, provider.SessionStore, and Locate searches there), and how this
+// package reads them:
 //
 //	Claude Code  $CLAUDE_CONFIG_DIR (~/.claude)/projects/<cwd slug>/<session id>.jsonl   one entry a line
 //	Codex        $CODEX_HOME (~/.codex)/sessions/YYYY/MM/DD/rollout-*-<id>.jsonl       one entry a line

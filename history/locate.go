@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/evcap/evcap/provider"
+	"github.com/evcap/evcap/providers"
 	"github.com/tidwall/gjson"
 )
 
@@ -25,57 +27,41 @@ type Env struct {
 }
 
 func (e Env) dir(variable, fallback string) string {
-	if e.Getenv != nil {
+	if e.Getenv != nil && variable != "" {
 		if v := e.Getenv(variable); v != "" {
 			return v
 		}
 	}
-	return filepath.Join(e.Home, fallback)
+	return filepath.Join(e.Home, filepath.FromSlash(fallback))
 }
 
-// Locate finds where the CLI of provider keeps the session with the given
-// id, in the default places (see the package doc). For opencode it returns
-// the database (which holds every session; OpenDB picks one by id), and
-// id may be empty. For the others id is required; a unique prefix of it
-// is enough.
-func Locate(provider, id string, env Env) (string, error) {
-	if provider != "opencode" && id == "" {
-		return "", fmt.Errorf("locate a %s session: no session id", provider)
+// Locate finds where the CLI of the named provider keeps the session with
+// the given id, in the default places (see the package doc; each
+// provider's descriptor says where, provider.SessionStore). For a CLI that
+// keeps every session in one database (opencode) it returns the database
+// (OpenDB picks one by id), and id may be empty. For the others id is
+// required; a unique prefix of it is enough.
+func Locate(name, id string, env Env) (string, error) {
+	d, known := providers.Lookup(name)
+	s := d.Sessions
+	if known && s.Path == "" {
+		known = false
 	}
-	var (
-		root  string
-		match func(path string) bool
-	)
-	switch provider {
-	case "claude":
-		root = filepath.Join(env.dir("CLAUDE_CONFIG_DIR", ".claude"), "projects")
-		match = func(p string) bool {
-			return filepath.Ext(p) == ".jsonl" && strings.HasPrefix(filepath.Base(p), id) &&
-				filepath.Dir(filepath.Dir(p)) == root
-		}
-	case "codex":
-		root = filepath.Join(env.dir("CODEX_HOME", ".codex"), "sessions")
-		match = func(p string) bool {
-			b := filepath.Base(p)
-			return strings.HasPrefix(b, "rollout-") && strings.HasSuffix(b, ".jsonl") &&
-				(strings.Contains(b, id) || firstLineHas(p, "payload.id", id))
-		}
-	case "gemini":
-		root = filepath.Join(env.Home, ".gemini", "tmp")
-		match = func(p string) bool {
-			b := filepath.Base(p)
-			return filepath.Base(filepath.Dir(p)) == "chats" && strings.HasPrefix(b, "session-") &&
-				strings.HasSuffix(b, ".jsonl") && firstLineHas(p, "sessionId", id)
-		}
-	case "opencode":
-		p := filepath.Join(env.dir("XDG_DATA_HOME", filepath.Join(".local", "share")), "opencode", "opencode.db")
+	if !(known && s.Database) && id == "" {
+		return "", fmt.Errorf("locate a %s session: no session id", name)
+	}
+	if !known {
+		return "", fmt.Errorf("locate a session: unknown provider %q (known: %s)", name, strings.Join(Providers(), ", "))
+	}
+	dataDir := env.dir(s.DirEnv, s.HomeDir)
+	if s.Database {
+		p := filepath.Join(dataDir, filepath.FromSlash(s.Path))
 		if _, err := os.Stat(p); err != nil {
-			return "", fmt.Errorf("locate opencode database: %w", err)
+			return "", fmt.Errorf("locate %s database: %w", name, err)
 		}
 		return p, nil
-	default:
-		return "", fmt.Errorf("locate a session: unknown provider %q (known: %s)", provider, strings.Join(Providers(), ", "))
 	}
+	root := filepath.Join(dataDir, filepath.FromSlash(s.Path))
 	var found []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -84,22 +70,55 @@ func Locate(provider, id string, env Env) (string, error) {
 			}
 			return nil // an unreadable corner does not stop the search
 		}
-		if !d.IsDir() && match(p) {
+		if !d.IsDir() && isSession(s, root, p, id) {
 			found = append(found, p)
 		}
 		return nil
 	})
 	if err != nil {
-		return "", fmt.Errorf("locate %s session %s under %s: %w", provider, id, root, err)
+		return "", fmt.Errorf("locate %s session %s under %s: %w", name, id, root, err)
 	}
 	switch len(found) {
 	case 0:
-		return "", fmt.Errorf("%s session %s under %s: %w", provider, id, root, ErrNotFound)
+		return "", fmt.Errorf("%s session %s under %s: %w", name, id, root, ErrNotFound)
 	case 1:
 		return found[0], nil
 	}
 	sort.Strings(found)
-	return "", fmt.Errorf("%s session %s is ambiguous under %s: %s", provider, id, root, strings.Join(found, ", "))
+	return "", fmt.Errorf("%s session %s is ambiguous under %s: %s", name, id, root, strings.Join(found, ", "))
+}
+
+// isSession reports whether the file at p, found under root, is a session
+// file of s whose id starts with id: its name and place first, then the
+// id in its name, then (only when the name does not show it) its first line.
+func isSession(s provider.SessionStore, root, p, id string) bool {
+	b := filepath.Base(p)
+	if !strings.HasPrefix(b, s.Prefix) || !strings.HasSuffix(b, s.Suffix) {
+		return false
+	}
+	if s.Parent != "" && filepath.Base(filepath.Dir(p)) != s.Parent {
+		return false
+	}
+	if s.Depth > 0 {
+		dir := filepath.Dir(p)
+		for range s.Depth {
+			dir = filepath.Dir(dir)
+		}
+		if dir != root {
+			return false
+		}
+	}
+	switch s.NameID {
+	case provider.NameStartsWithID:
+		if strings.HasPrefix(b, s.Prefix+id) {
+			return true
+		}
+	case provider.NameContainsID:
+		if strings.Contains(b, id) {
+			return true
+		}
+	}
+	return s.IDField != "" && firstLineHas(p, s.IDField, id)
 }
 
 // firstLineHas reports whether the first line of the file at p has a

@@ -60,7 +60,76 @@ type Descriptor struct {
 	// ("toolu_", "ses_"), sorted; sanitize keeps them in a pseudonym
 	// ("toolu_evcap_0001") so that a reader still sees what the id named.
 	VolatileIDPrefixes []string
+
+	// JSONOutputArgs are the arguments, after the executable's name, that
+	// make the CLI print the JSON lines evcap reads ("--output-format",
+	// "stream-json", "--verbose"): what a user who recorded plain text must
+	// add. A headless run needs its prompt flags besides (claude -p).
+	JSONOutputArgs []string
+	// Sessions is where the CLI keeps the sessions it stores for itself;
+	// the zero value when History is nil.
+	Sessions SessionStore
 }
+
+// SessionStore says where a CLI keeps the sessions it stores for itself
+// (to resume them later), so that evcap import can find a stored session
+// by its id alone. Paths are slash-separated and relative. It describes
+// file locations only: the format of a stored entry is the History
+// normalizer's.
+//
+// The data directory is $DirEnv when that is set and not empty, else
+// HomeDir under the home directory. With Database, Path under it is the
+// one file holding every session. Otherwise Path under it is the directory
+// searched (recursively) for session files: regular files whose name
+// starts with Prefix and ends with Suffix, Depth directories below it when
+// Depth > 0, in a directory named Parent when that is set. One of them is
+// the session with a given id (or a unique prefix of it) when its name
+// shows the id (NameID), or when the string at IDField in its first line
+// starts with it.
+type SessionStore struct {
+	// DirEnv is the environment variable that moves the data directory
+	// ("CLAUDE_CONFIG_DIR"); "" when none does.
+	DirEnv string
+	// HomeDir is the data directory, relative to the home directory,
+	// when DirEnv does not say (".claude").
+	HomeDir string
+	// Path is the directory of session files under the data directory
+	// ("projects"), or with Database the database file
+	// ("opencode/opencode.db"); "" when the CLI stores no sessions evcap
+	// reads.
+	Path string
+	// Database: Path is a SQLite database holding every session (its
+	// reader picks one by id), not a directory of one file per session.
+	Database bool
+
+	// Prefix and Suffix are how a session file's name starts and ends
+	// ("rollout-", ".jsonl").
+	Prefix, Suffix string
+	// Depth, when > 0, is how many directories below Path a session file
+	// is (1 for projects/<slug>/<id>.jsonl).
+	Depth int
+	// Parent, when set, is the name of the directory that holds session
+	// files ("chats").
+	Parent string
+	// NameID says whether and where a file's name shows its session id.
+	NameID NameID
+	// IDField is the gjson path of the session id in a session file's
+	// first line ("payload.id"); "" when the first line is not read.
+	IDField string
+}
+
+// NameID says where a session file's name shows the session's id.
+type NameID uint8
+
+// Where a session file's name shows the id.
+const (
+	// NameWithoutID: the name does not tell the id.
+	NameWithoutID NameID = iota
+	// NameStartsWithID: the name is Prefix, then the id.
+	NameStartsWithID
+	// NameContainsID: the id is somewhere in the name.
+	NameContainsID
+)
 
 // Options are the reading options a stream normalizer takes. The zero
 // value is each normalizer's default; a provider whose output has nothing

@@ -11,6 +11,7 @@ package providers
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/evcap/evcap/normalize/claude"
 	"github.com/evcap/evcap/normalize/codex"
@@ -124,4 +125,17 @@ func HistoryNames() []string {
 		}
 	}
 	return out
+}
+
+// JSONCommands names, for every provider, the command that makes its CLI
+// print the JSON lines evcap reads, the executable and its
+// Descriptor.JSONOutputArgs, joined by ", " in the order of Names:
+// "claude --output-format stream-json --verbose, codex exec --json, …".
+// It is the hint for a user whose recording holds plain text.
+func JSONCommands() string {
+	var parts []string
+	for _, d := range all() {
+		parts = append(parts, strings.Join(append([]string{d.CLI}, d.JSONOutputArgs...), " "))
+	}
+	return strings.Join(parts, ", ")
 }

@@ -24,6 +24,12 @@ func TestTable(t *testing.T) {
 		if (d.History == nil) != (d.DetectHistory == nil) || (d.History == nil) != (d.HistoryTime == nil) {
 			t.Errorf("%s: History, DetectHistory and HistoryTime must all be set or all nil", d.Name)
 		}
+		if (d.History == nil) != (d.Sessions.Path == "") {
+			t.Errorf("%s: a provider with a History normalizer says where its sessions are (Sessions), and only it", d.Name)
+		}
+		if len(d.JSONOutputArgs) == 0 {
+			t.Errorf("%s: no JSONOutputArgs", d.Name)
+		}
 		if !slices.IsSorted(d.VolatileIDPrefixes) {
 			t.Errorf("%s: VolatileIDPrefixes not sorted: %v", d.Name, d.VolatileIDPrefixes)
 		}

@@ -7,11 +7,14 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evcap/evcap/providers"
 )
 
 // providerNames are the literal names a per-provider table is keyed by.
@@ -86,8 +89,6 @@ func TestProviderImports(t *testing.T) {
 var tableExceptions = map[string]string{
 	"bench/gen":        "the benchmark generator writes synthetic native streams of each provider (its own test data), it reads none",
 	"internal/planted": "the planted-secret matrix places secrets in each provider's native shapes to test recall",
-	"history/locate.go": "where each CLI stores its sessions on disk (file locations, not wire formats); " +
-		"a Descriptor field for it is left for later",
 }
 
 // exception returns the tableExceptions entry covering the file at rel
@@ -274,5 +275,176 @@ func TestTableRuleCatchesATable(t *testing.T) {
 	if !isProviderPackage(module+"/normalize/claude") || isProviderPackage(module+"/normalize/detect") ||
 		mayImportProviders(module+"/replay") || !mayImportProviders(module+"/providers") {
 		t.Error("the import rule does not tell provider packages and their allowed importers")
+	}
+}
+
+// factExceptions are the non-test files outside normalize/ and providers/
+// allowed to repeat a descriptor fact (see descriptorFacts), each with its
+// reason.
+var factExceptions = map[string]string{
+	"fakemodel/cli.go": "the fake model's harness writes each CLI's environment and arguments for a recorded run; " +
+		"fakemodel is on the normalizers' layer, below the registry, so it cannot ask providers",
+	"record/writer.go": "the not-JSON warning names each CLI's JSON flags: to take them from providers.JSONCommands " +
+		"(record is not this change's; when it does, this entry must go)",
+	"cmd/evcap/normalize.go": "help text: a usage example runs codex exec --json",
+	"cmd/evcap/record.go":    "help text: a usage example records codex exec --json",
+	"cmd/evcap/import.go":    "help text: the table of where each CLI keeps its sessions, shown to the user",
+}
+
+// descriptorFacts are the facts of the provider descriptors that name a
+// provider's own things, each with what it is: where its CLI keeps its
+// data (Sessions.DirEnv, Sessions.HomeDir and a database file name; XDG
+// base-directory variables and defaults are every XDG program's, not a
+// provider's) and the command that makes it print JSON (CLI and
+// JSONOutputArgs). Code that repeats one keeps a second copy of the
+// descriptor that nothing keeps equal.
+func descriptorFacts() map[string]string {
+	facts := map[string]string{}
+	for _, d := range providers.All() {
+		s := d.Sessions
+		if s.DirEnv != "" && !strings.HasPrefix(s.DirEnv, "XDG_") {
+			facts[s.DirEnv] = d.Name + " Sessions.DirEnv"
+		}
+		if s.HomeDir != "" && !strings.HasPrefix(s.HomeDir, ".local/") {
+			facts[s.HomeDir] = d.Name + " Sessions.HomeDir"
+		}
+		if s.Database {
+			facts[path.Base(s.Path)] = d.Name + " Sessions.Path"
+		}
+		if len(d.JSONOutputArgs) > 0 {
+			facts[strings.Join(append([]string{d.CLI}, d.JSONOutputArgs...), " ")] = d.Name + " JSONOutputArgs"
+		}
+	}
+	return facts
+}
+
+// repeatsFact reports the fact a string literal's value repeats (the
+// first by byte order): the fact itself, a path ending in it
+// (".../opencode.db"), an environment entry setting it ("CODEX_HOME=..."),
+// a text naming a variable ("$CODEX_HOME/sessions") or quoting a command
+// ("run codex exec --json").
+func repeatsFact(s string, facts map[string]string) (string, bool) {
+	keys := map[string]bool{}
+	for f := range facts {
+		keys[f] = true
+	}
+	for _, f := range sortedKeys(keys) {
+		switch {
+		case s == f, strings.HasSuffix(s, "/"+f), strings.HasPrefix(s, f+"="), strings.Contains(s, "$"+f),
+			strings.Contains(f, " ") && strings.Contains(s, f):
+			return f, true
+		}
+	}
+	return "", false
+}
+
+// factLiterals lists the string literals of one Go file's source that
+// repeat a descriptor fact.
+func factLiterals(fset *token.FileSet, f *ast.File, facts map[string]string) []string {
+	var found []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		lit, ok := n.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return true
+		}
+		s, err := strconv.Unquote(lit.Value)
+		if err != nil {
+			return true
+		}
+		if fact, ok := repeatsFact(s, facts); ok {
+			found = append(found, fset.Position(lit.Pos()).String()+": "+strconv.Quote(fact)+" ("+facts[fact]+")")
+		}
+		return true
+	})
+	return found
+}
+
+// TestDescriptorFactsStayInDescriptors: no non-test Go file outside
+// normalize/ and providers/ writes out a fact a descriptor holds (see
+// descriptorFacts), save the files in factExceptions; it asks package
+// providers (providers.Lookup(name).Sessions, providers.JSONCommands).
+func TestDescriptorFactsStayInDescriptors(t *testing.T) {
+	facts := descriptorFacts()
+	if len(facts) < 8 {
+		t.Fatalf("only %d descriptor facts: %v", len(facts), facts)
+	}
+	root := rootDir(t)
+	fset := token.NewFileSet()
+	files := 0
+	used := map[string]bool{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel := filepath.ToSlash(strings.TrimPrefix(p, root+string(filepath.Separator)))
+		if d.IsDir() {
+			base := d.Name()
+			if p != root && (base == "testdata" || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "_") ||
+				rel == "normalize" || rel == "providers") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(rel, ".go") || strings.HasSuffix(rel, "_test.go") {
+			return nil
+		}
+		files++
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Errorf("parse %s: %v", rel, err)
+			return nil
+		}
+		lits := factLiterals(fset, f, facts)
+		if _, ok := factExceptions[rel]; ok {
+			if len(lits) > 0 {
+				used[rel] = true
+			}
+			return nil
+		}
+		for _, l := range lits {
+			t.Errorf("%s: a provider descriptor's fact written out again: take it from package providers "+
+				"(or add the file to factExceptions with the reason)", strings.TrimPrefix(l, root+"/"))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range factExceptions {
+		if !used[k] {
+			t.Errorf("factExceptions lists %s, which repeats no descriptor fact any more: remove it from the list", k)
+		}
+	}
+	if files < 100 {
+		t.Fatalf("only %d Go files read under %s", files, root)
+	}
+}
+
+// TestFactRuleCatchesARepeat proves the check fails on each way of
+// repeating a fact, and passes look-alikes.
+func TestFactRuleCatchesARepeat(t *testing.T) {
+	facts := descriptorFacts()
+	for _, c := range []struct {
+		reason, src string
+		want        int
+	}{
+		{"an environment variable", `package p; import "os"; var d = os.Getenv("CODEX_HOME")`, 1},
+		{"an environment entry", `package p; var e = []string{"CLAUDE_CONFIG_DIR=/h/.claude"}`, 1},
+		{"a variable in a text", `package p; const help = "sessions are in $CODEX_HOME/sessions"`, 1},
+		{"a data directory", `package p; import "path/filepath"; var d = filepath.Join("/h", ".gemini", "tmp")`, 1},
+		{"a database path", `package p; var d = "/h/.local/share/opencode/opencode.db"`, 1},
+		{"a command in a message", `package p; var m = "switch it on (codex exec --json)"`, 1},
+		{"a raw string", "package p; var m = `run: opencode run --format json`", 1},
+		{"XDG and generic flags are no fact", `package p; var m = []string{"XDG_DATA_HOME", "--json", "--format", "stream-json", "projects"}`, 0},
+		{"a name alone is no fact", `package p; var m = "claude codex"`, 0},
+	} {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "x.go", c.src, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", c.reason, err)
+		}
+		if got := factLiterals(fset, f, facts); len(got) != c.want {
+			t.Errorf("%s: found %v, want %d", c.reason, got, c.want)
+		}
 	}
 }

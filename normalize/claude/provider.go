@@ -33,6 +33,13 @@ func Provider() provider.Descriptor {
 		VolatileIDKeys: []string{"id", "parent_tool_use_id", "request_id", "sessionId", "session_id",
 			"tool_use_id", "uuid"},
 		VolatileIDPrefixes: []string{"msg_", "req_", "srvtoolu_", "toolu_"},
+		// claude -p … --output-format stream-json --verbose: print mode
+		// refuses stream-json without --verbose.
+		JSONOutputArgs: []string{"--output-format", "stream-json", "--verbose"},
+		// $CLAUDE_CONFIG_DIR (~/.claude)/projects/<cwd slug>/<session id>.jsonl,
+		// one entry a line (the corpus's history/claude/*/history.jsonl).
+		Sessions: provider.SessionStore{DirEnv: "CLAUDE_CONFIG_DIR", HomeDir: ".claude", Path: "projects",
+			Suffix: ".jsonl", Depth: 1, NameID: provider.NameStartsWithID},
 	}
 }
 

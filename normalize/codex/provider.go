@@ -40,6 +40,14 @@ func Provider() provider.Descriptor {
 		HistoryTime:    func(line []byte) time.Time { return rfc3339(line, "timestamp") },
 		Deltas:         func() provider.Deltas { return NewDeltas() },
 		VolatileIDKeys: []string{"id", "session_id", "thread_id"},
+		// codex exec --json (the thread protocol; the legacy protocol
+		// before 0.44).
+		JSONOutputArgs: []string{"exec", "--json"},
+		// $CODEX_HOME (~/.codex)/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl,
+		// one entry a line, the first a session_meta whose payload.id is
+		// the session id (the corpus's history/codex/*/history.jsonl).
+		Sessions: provider.SessionStore{DirEnv: "CODEX_HOME", HomeDir: ".codex", Path: "sessions",
+			Prefix: "rollout-", Suffix: ".jsonl", NameID: provider.NameContainsID, IDField: "payload.id"},
 	}
 }
 

@@ -33,6 +33,13 @@ func Provider() provider.Descriptor {
 		},
 		Deltas:         func() provider.Deltas { return NewDeltas() },
 		VolatileIDKeys: []string{"id", "sessionId", "session_id", "tool_id"},
+		// gemini -p … --output-format stream-json.
+		JSONOutputArgs: []string{"--output-format", "stream-json"},
+		// ~/.gemini/tmp/<project>/chats/session-<time>-<id head>.jsonl, one
+		// entry a line, the first the metadata with the whole sessionId
+		// (the corpus's history/gemini/*/history.jsonl); no variable moves it.
+		Sessions: provider.SessionStore{HomeDir: ".gemini", Path: "tmp", Prefix: "session-", Suffix: ".jsonl",
+			Parent: "chats", IDField: "sessionId"},
 	}
 }
 

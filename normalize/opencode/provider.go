@@ -36,6 +36,13 @@ func Provider() provider.Descriptor {
 		Deltas:             func() provider.Deltas { return NewDeltas() },
 		VolatileIDKeys:     []string{"callID", "id", "messageID", "parentID", "partID", "requestID", "sessionID"},
 		VolatileIDPrefixes: []string{"call_", "evt_", "msg_", "per_", "prt_", "que_", "ses_"},
+		// opencode run --format json (the server's /event bus needs no flag).
+		JSONOutputArgs: []string{"run", "--format", "json"},
+		// $XDG_DATA_HOME (~/.local/share)/opencode/opencode.db: one SQLite
+		// database for every session (tables session, message, part; the
+		// corpus's history/opencode/*/opencode.db).
+		Sessions: provider.SessionStore{DirEnv: "XDG_DATA_HOME", HomeDir: ".local/share", Path: "opencode/opencode.db",
+			Database: true},
 	}
 }
 
