@@ -16,6 +16,13 @@
 // first): it reads a FIFO, a pipe or standard input once into a temporary
 // file the caller names, and hands a regular file back as it is.
 //
+// Native reads an opened input as the native lines a normalizer takes: raw
+// output line by line, or a capture's native_in records, with the first
+// lines read ahead so that Choose can settle the provider before the first
+// one is normalized (evcap normalize and census read this way).
+// RecordEvidence is the same verdict for a reader that holds a capture's
+// records (evcap render).
+//
 // Choose settles which provider's normalizer reads an input, from the
 // provider the capture names and what normalize/detect sees in its first
 // native lines.

@@ -201,14 +201,9 @@ func censusFile(ctx context.Context, s streams, name string, o censusOptions) (*
 	if err != nil {
 		return nil, &exitError{code: 2, err: err}
 	}
-	return census.CountFile(ctx, nativeLines{in}, n, census.FileOptions{Name: name, Provider: provider,
-		Capture: in.isCapture, Recorded: in.cliVersion, Fallback: o.cliVersions})
+	return census.CountFile(ctx, in, n, census.FileOptions{Name: name, Provider: provider,
+		Capture: in.IsCapture, Recorded: in.CLIVersion, Fallback: o.cliVersions})
 }
-
-// nativeLines reads a nativeInput as census.Lines.
-type nativeLines struct{ in *nativeInput }
-
-func (l nativeLines) Next() (int64, []byte, error) { return l.in.next() }
 
 // errNoProvider marks a file whose provider could not be told.
 var errNoProvider = errors.New("no provider")

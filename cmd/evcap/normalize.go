@@ -2,27 +2,16 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
-	"github.com/evcap/evcap/internal/lines"
-	"github.com/evcap/evcap/normalize/detect"
 	"github.com/evcap/evcap/render/legacy"
 	"github.com/evcap/evcap/source"
 	"github.com/spf13/cobra"
-	"github.com/tidwall/gjson"
 )
-
-// detectLines is how many native lines are held back to tell the provider
-// before normalizing starts. Every corpus stream is told by its first line
-// or two; the rest is slack for leading noise.
-const detectLines = 16
 
 func newNormalizeCmd(s streams) *cobra.Command {
 	var provider string
@@ -105,12 +94,12 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 		}
 	}
 	emit := func(evs []event.Event) error {
-		for _, e := range evs {
+		for i := range evs {
 			if deriver != nil {
-				writeMarkers(deriver.Event(e))
+				writeMarkers(deriver.Event(evs[i]))
 				continue
 			}
-			b, err := event.AppendJSON(buf[:0], &e)
+			b, err := event.AppendJSON(buf[:0], &evs[i])
 			if err != nil {
 				return fmt.Errorf("encode event from %s: %w", name, err)
 			}
@@ -124,7 +113,7 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		ref, line, err := in.next()
+		ref, line, err := in.Next()
 		if err == io.EOF {
 			break
 		}
@@ -144,147 +133,37 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("write output: %w", err)
 	}
-	if in.badRecords > 0 {
-		return &exitError{code: 1, err: fmt.Errorf("%s: %d invalid record(s) skipped", name, in.badRecords)}
+	if in.BadRecords > 0 {
+		return &exitError{code: 1, err: fmt.Errorf("%s: %d invalid record(s) skipped", name, in.BadRecords)}
 	}
 	return nil
 }
 
-// nativeInput yields the native lines of one input: every line of raw agent
-// output, or the native_in records (stderr excepted) of a capture. The first
-// lines are read ahead and kept, so the provider can be told before the
-// first line is normalized; next hands them out again in order.
+// nativeInput is an input opened as source.Native (a capture's native
+// lines or raw output, the first lines read ahead to tell the provider)
+// with what closes it.
 type nativeInput struct {
-	name      string
-	isCapture bool
-	// capProvider and cliVersion come from the capture's records (its
-	// provider field, the cliVersion of capture.start); empty for raw input.
-	capProvider string
-	cliVersion  string
-	// detected is the verdict of normalize/detect on the read-ahead lines.
-	detected   detect.Match
-	detectedOK bool
-	// badRecords counts capture lines that were not valid records.
-	badRecords int
-
-	raw     *lines.Reader
-	env     *envelope.Reader
-	ahead   []aheadLine
-	warn    io.Writer
-	closeFn func()
+	*source.Native
+	done func()
 }
 
-type aheadLine struct {
-	ref  int64
-	line []byte
-}
-
-// openNative opens name (or standard input for "-"), tells a capture from raw
-// output by its first line, and reads ahead until the provider can be told
-// or detectLines native lines are held.
+// openNative opens name (or standard input for "-") with openInput and
+// reads it as source.Native.
 func openNative(s streams, name string) (*nativeInput, error) {
 	r, done, err := openInput(s, name)
 	if err != nil {
 		return nil, err
 	}
-	in := &nativeInput{name: name, warn: s.err, closeFn: done}
-	br := bufio.NewReaderSize(r, 64<<10)
-	// The first line is read whole (ReadBytes has no length limit) and put
-	// back in front of the rest, so that whichever reader takes over sees
-	// the input from its first byte.
-	first, err := br.ReadBytes('\n')
-	if err != nil && err != io.EOF {
+	n, err := source.NewNative(r, name, s.err)
+	if err != nil {
 		done()
-		return nil, fmt.Errorf("read %s: %w", name, err)
+		return nil, err
 	}
-	rest := io.MultiReader(bytes.NewReader(first), br)
-	if source.IsCaptureLine(bytes.TrimRight(first, "\r\n")) {
-		in.isCapture = true
-		in.env = envelope.NewReader(rest, name, envelope.ReaderOptions{})
-	} else {
-		in.raw = lines.NewReader(rest)
-	}
-
-	for len(in.ahead) < detectLines {
-		ref, line, err := in.read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			done()
-			return nil, fmt.Errorf("read %s: %w", name, err)
-		}
-		in.ahead = append(in.ahead, aheadLine{ref, bytes.Clone(line)})
-		if m, ok := detect.Line(line); ok {
-			in.detected, in.detectedOK = m, true
-			break
-		}
-	}
-	return in, nil
+	return &nativeInput{n, done}, nil
 }
 
-func (in *nativeInput) close() { in.closeFn() }
-
-// next returns the next native line and its ref (line number, or capture
-// sequence number), or io.EOF. The line is valid until the next call.
-func (in *nativeInput) next() (int64, []byte, error) {
-	if len(in.ahead) > 0 {
-		a := in.ahead[0]
-		in.ahead = in.ahead[1:]
-		return a.ref, a.line, nil
-	}
-	return in.read()
-}
-
-func (in *nativeInput) read() (int64, []byte, error) {
-	if in.raw != nil {
-		line, err := in.raw.Next()
-		if errors.Is(err, lines.ErrTorn) {
-			fmt.Fprintf(in.warn, "evcap: %s:%d: %v; normalized as it is\n", in.name, in.raw.Line(), err)
-			err = nil
-		}
-		return in.raw.Line(), line, err
-	}
-	for {
-		rec, err := in.env.Next()
-		if err == io.EOF {
-			return 0, nil, io.EOF
-		}
-		var le *envelope.LineError
-		if errors.As(err, &le) {
-			fmt.Fprintln(in.warn, "evcap:", err)
-			if !errors.Is(err, envelope.ErrTornLine) {
-				in.badRecords++
-			}
-			continue
-		}
-		if err != nil {
-			return 0, nil, err
-		}
-		if in.capProvider == "" {
-			in.capProvider = rec.Provider
-		}
-		switch {
-		case rec.Stage == envelope.StageMeta && rec.EventType == envelope.EventCaptureStart:
-			if v := gjson.GetBytes(rec.Payload, "cliVersion"); v.Type == gjson.String {
-				in.cliVersion = v.String()
-			}
-			continue
-		case rec.Stage == envelope.StageNativeIn && rec.EventType == envelope.EventGap:
-			fmt.Fprintf(in.warn, "evcap: %s: sequence %d: the capture dropped bytes here (gap): %s\n",
-				in.name, rec.Sequence, compact(rec.Payload))
-			continue
-		case !envelope.Normalized(rec.Stage, rec.EventType):
-			continue
-		}
-		return rec.Sequence, envelope.DecodeNativeLine(rec.EventType, rec.Payload), nil
-	}
-}
-
-// chooseProvider settles which normalizer reads the input (see
-// source.Choose). flag is "auto" or a provider name already checked
-// against the table.
+func (in *nativeInput) close()                       { in.done() }
+func (in *nativeInput) next() (int64, []byte, error) { return in.Next() }
 func (in *nativeInput) chooseProvider(flag string) (string, error) {
-	return source.Choose(source.Evidence{Name: in.name, Recorded: in.capProvider,
-		Detected: in.detected, DetectedOK: in.detectedOK, NativeLines: len(in.ahead)}, flag, providerNames())
+	return in.Choose(flag, providerNames())
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
-	"github.com/evcap/evcap/normalize/detect"
 	"github.com/evcap/evcap/render/chat"
 	"github.com/evcap/evcap/render/groups"
 	"github.com/evcap/evcap/render/legacy"
@@ -320,7 +319,7 @@ func openEvents(s streams, name, provider string) (eventSource, error) {
 			in.Close()
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		nat.name = name
+		nat.Name = name
 		provider, err := nat.chooseProvider(provider)
 		var n event.Normalizer
 		if err == nil {
@@ -415,25 +414,7 @@ func (r *capRecords) lookAhead(limit int) (bool, error) {
 }
 
 // evidence is what the records read ahead say about the provider.
-func (r *capRecords) evidence() source.Evidence {
-	ev := source.Evidence{Name: r.name}
-	for _, rec := range r.ahead {
-		if ev.Recorded == "" {
-			ev.Recorded = rec.Provider
-		}
-		if rec.Stage != envelope.StageNativeIn || rec.EventType == envelope.EventStderr || rec.EventType == envelope.EventGap {
-			continue
-		}
-		if ev.NativeLines++; ev.NativeLines > detectLines {
-			break
-		}
-		if m, ok := detect.Line(envelope.DecodeNativeLine(rec.EventType, rec.Payload)); ok {
-			ev.Detected, ev.DetectedOK = m, true
-			break
-		}
-	}
-	return ev
-}
+func (r *capRecords) evidence() source.Evidence { return source.RecordEvidence(r.name, r.ahead) }
 
 // normalizedSource reads the events a capture recorded as normalized_out.
 type normalizedSource struct {
@@ -526,7 +507,7 @@ func (n *nativeSource) next() (time.Time, event.Event, error) {
 		if n.ended {
 			return time.Time{}, event.Event{}, io.EOF
 		}
-		ref, line, err := n.native.next()
+		ref, line, err := n.native.Next()
 		if err == io.EOF {
 			n.ended = true
 			n.queue = n.in.End()
@@ -542,7 +523,7 @@ func (n *nativeSource) next() (time.Time, event.Event, error) {
 	return time.Time{}, e, nil
 }
 
-func (n *nativeSource) invalid() int { return n.native.badRecords }
+func (n *nativeSource) invalid() int { return n.native.BadRecords }
 func (n *nativeSource) close()       { n.done() }
 
 // recordClock turns record timestamps into times that never go backwards

@@ -1,0 +1,258 @@
+package source
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/normalize/detect"
+	"github.com/tidwall/gjson"
+)
+
+// DetectLines is how many native lines are looked at (and, by Native,
+// held back) to tell the provider before normalizing starts. Every corpus
+// stream is told by its first line or two; the rest is slack for leading
+// noise.
+const DetectLines = 16
+
+// Native yields the native lines of one input: every line of raw agent
+// output, or the native_in records (stderr and gaps excepted) of a
+// capture, each with its ref (the 1-based line number, or the record's
+// sequence number) for the events' Cause. It is what `evcap normalize` and
+// `evcap census` read, and what an IDE backend would read to normalize a
+// file or a pipe itself.
+//
+// The first native lines are read ahead and kept, so the provider can be
+// told (Evidence, Choose) before the first line is normalized; Next hands
+// them out again in order. Lines are not copied otherwise: a line Next
+// returns is valid until the next call.
+type Native struct {
+	// Name is the input's name, for messages.
+	Name string
+	// IsCapture is true when the input is an evcap capture.
+	IsCapture bool
+	// Recorded and CLIVersion come from the capture's records (the
+	// provider of its first record, the cliVersion of capture.start, as
+	// far as they have been read); empty for raw output.
+	Recorded   string
+	CLIVersion string
+	// BadRecords counts capture lines that were not valid records (each is
+	// reported on the warning writer and skipped).
+	BadRecords int
+
+	detected   detect.Match
+	detectedOK bool
+	raw        *rawLines
+	env        *envelope.Reader
+	ahead      []aheadLine
+	warn       io.Writer
+}
+
+type aheadLine struct {
+	ref  int64
+	line []byte
+}
+
+// NewNative reads r, the input named name (already opened, e.g. by Open
+// or as standard input), tells a capture from raw output by its first
+// line, and reads ahead until the provider can be told or DetectLines
+// native lines are held. Problems that do not stop the reading (a torn
+// last line, an invalid capture record, a gap the capture recorded) are
+// reported on warn, one line each starting with "evcap: ".
+func NewNative(r io.Reader, name string, warn io.Writer) (*Native, error) {
+	in := &Native{Name: name, warn: warn}
+	br := bufio.NewReaderSize(r, 64<<10)
+	// The first line is read whole (ReadBytes has no length limit) and
+	// handed to whichever reader takes over, so that it sees the input
+	// from its first byte.
+	first, err := br.ReadBytes('\n')
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("read %s: %w", name, err)
+	}
+	if IsCaptureLine(bytes.TrimRight(first, "\r\n")) {
+		in.IsCapture = true
+		in.env = envelope.NewReader(io.MultiReader(bytes.NewReader(first), br), name, envelope.ReaderOptions{})
+	} else {
+		in.raw = &rawLines{br: br}
+		if len(first) > 0 {
+			in.raw.first = first
+		}
+	}
+
+	for len(in.ahead) < DetectLines {
+		ref, line, err := in.read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", name, err)
+		}
+		in.ahead = append(in.ahead, aheadLine{ref, bytes.Clone(line)})
+		if m, ok := detect.Line(line); ok {
+			in.detected, in.detectedOK = m, true
+			break
+		}
+	}
+	return in, nil
+}
+
+// Next returns the next native line and its ref, or io.EOF. The line is
+// valid until the next call.
+func (in *Native) Next() (int64, []byte, error) {
+	if len(in.ahead) > 0 {
+		a := in.ahead[0]
+		in.ahead = in.ahead[1:]
+		return a.ref, a.line, nil
+	}
+	return in.read()
+}
+
+// Evidence is what the lines read ahead say about the provider.
+func (in *Native) Evidence() Evidence {
+	return Evidence{Name: in.Name, Recorded: in.Recorded, Detected: in.detected,
+		DetectedOK: in.detectedOK, NativeLines: len(in.ahead)}
+}
+
+// Choose settles which provider's normalizer reads the input: Choose on
+// its Evidence. Call it before the first Next.
+func (in *Native) Choose(flag string, known []string) (string, error) {
+	return Choose(in.Evidence(), flag, known)
+}
+
+func (in *Native) read() (int64, []byte, error) {
+	if in.raw != nil {
+		line, err := in.raw.next()
+		if errors.Is(err, lines.ErrTorn) {
+			fmt.Fprintf(in.warn, "evcap: %s:%d: %v; normalized as it is\n", in.Name, in.raw.line, err)
+			err = nil
+		}
+		return in.raw.line, line, err
+	}
+	for {
+		rec, err := in.env.Next()
+		if err == io.EOF {
+			return 0, nil, io.EOF
+		}
+		var le *envelope.LineError
+		if errors.As(err, &le) {
+			fmt.Fprintln(in.warn, "evcap:", err)
+			if !errors.Is(err, envelope.ErrTornLine) {
+				in.BadRecords++
+			}
+			continue
+		}
+		if err != nil {
+			return 0, nil, err
+		}
+		if in.Recorded == "" {
+			in.Recorded = rec.Provider
+		}
+		switch {
+		case rec.Stage == envelope.StageMeta && rec.EventType == envelope.EventCaptureStart:
+			if v := gjson.GetBytes(rec.Payload, "cliVersion"); v.Type == gjson.String {
+				in.CLIVersion = v.String()
+			}
+			continue
+		case rec.Stage == envelope.StageNativeIn && rec.EventType == envelope.EventGap:
+			fmt.Fprintf(in.warn, "evcap: %s: sequence %d: the capture dropped bytes here (gap): %s\n",
+				in.Name, rec.Sequence, CompactPayload(rec.Payload))
+			continue
+		case !envelope.Normalized(rec.Stage, rec.EventType):
+			continue
+		}
+		return rec.Sequence, envelope.DecodeNativeLine(rec.EventType, rec.Payload), nil
+	}
+}
+
+// RecordEvidence is what the records read ahead of a capture say about its
+// provider: the first record's provider, and normalize/detect's verdict on
+// the first DetectLines native_in lines (stderr and gaps excepted). It is
+// the capture side of Native.Evidence, for a reader that holds records
+// (render reads a capture's records ahead to see whether it has
+// normalized_out ones).
+func RecordEvidence(name string, recs []*envelope.Record) Evidence {
+	ev := Evidence{Name: name}
+	for _, rec := range recs {
+		if ev.Recorded == "" {
+			ev.Recorded = rec.Provider
+		}
+		if rec.Stage != envelope.StageNativeIn || rec.EventType == envelope.EventStderr || rec.EventType == envelope.EventGap {
+			continue
+		}
+		if ev.NativeLines++; ev.NativeLines > DetectLines {
+			break
+		}
+		if m, ok := detect.Line(envelope.DecodeNativeLine(rec.EventType, rec.Payload)); ok {
+			ev.Detected, ev.DetectedOK = m, true
+			break
+		}
+	}
+	return ev
+}
+
+// CompactPayload is a record payload on one line for a message: compacted,
+// and cut to 400 characters.
+func CompactPayload(raw []byte) string {
+	s := gjson.Parse(string(raw)).Get("@ugly").Raw
+	if utf8.RuneCountInString(s) <= 400 {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:399]) + "…"
+}
+
+// rawLines splits raw output into lines, numbered from 1, as
+// internal/lines.Reader does, but hands out a line that fits in the
+// bufio buffer as the buffer's own bytes instead of copying it: only a
+// line longer than the buffer is assembled in buf.
+type rawLines struct {
+	br    *bufio.Reader
+	first []byte // the sniffed first line, newline included; nil once given
+	buf   []byte
+	line  int64
+}
+
+func (r *rawLines) next() ([]byte, error) {
+	if r.first != nil {
+		b := r.first
+		r.first = nil
+		r.line++
+		if n := len(b); n > 0 && b[n-1] == '\n' {
+			return b[:n-1], nil
+		}
+		return b, lines.ErrTorn
+	}
+	chunk, err := r.br.ReadSlice('\n')
+	if err == nil {
+		r.line++
+		return chunk[:len(chunk)-1], nil
+	}
+	r.buf = append(r.buf[:0], chunk...)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		chunk, err = r.br.ReadSlice('\n')
+		r.buf = append(r.buf, chunk...)
+	}
+	switch {
+	case err == nil:
+		r.line++
+		line := r.buf[:len(r.buf)-1]
+		// Give back an oversized buffer so one huge line does not pin its
+		// memory for the rest of the stream.
+		if cap(r.buf) > 4<<20 {
+			r.buf = nil
+		}
+		return line, nil
+	case errors.Is(err, io.EOF):
+		if len(r.buf) == 0 {
+			return nil, io.EOF
+		}
+		r.line++
+		return r.buf, lines.ErrTorn
+	}
+	return nil, err
+}
