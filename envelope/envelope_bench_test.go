@@ -46,7 +46,12 @@ func BenchmarkWriterNative(b *testing.B) {
 }
 
 // BenchmarkReaderNext reads the same records back.
-func BenchmarkReaderNext(b *testing.B) {
+func BenchmarkReaderNext(b *testing.B) { benchRead(b, (*envelope.Reader).Next) }
+
+// BenchmarkReaderNextShared reads them without copying each payload.
+func BenchmarkReaderNextShared(b *testing.B) { benchRead(b, (*envelope.Reader).NextShared) }
+
+func benchRead(b *testing.B, next func(*envelope.Reader) (*envelope.Record, error)) {
 	ls, _ := benchLines(b)
 	var capBuf bytes.Buffer
 	w := envelope.NewWriter(&capBuf, envelope.WriterOptions{CaptureID: "01KQ0000000000000000000000", FlushInterval: -1})
@@ -61,7 +66,7 @@ func BenchmarkReaderNext(b *testing.B) {
 		r := envelope.NewReader(bytes.NewReader(capBuf.Bytes()), "bench", envelope.ReaderOptions{})
 		n := 0
 		for {
-			_, err := r.Next()
+			_, err := next(r)
 			if err == io.EOF {
 				break
 			}

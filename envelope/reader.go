@@ -43,10 +43,12 @@ type ReaderOptions struct {
 // Reader streams records from a capture, one line at a time, in memory
 // proportional to the longest line.
 type Reader struct {
-	lr   *lines.Reader
-	name string
-	opts ReaderOptions
-	done bool
+	lr     *lines.Reader
+	name   string
+	opts   ReaderOptions
+	done   bool
+	scan   lineScanner
+	shared Record
 }
 
 // NewReader reads records from r; name is used in error messages (a file
@@ -56,13 +58,24 @@ func NewReader(r io.Reader, name string, opts ReaderOptions) *Reader {
 }
 
 // Next returns the next record. The record is freshly allocated and owned by
-// the caller. Errors:
+// the caller (its strings may be shared with other records the Reader
+// returned: strings cannot change). Errors:
 //   - io.EOF at the end;
 //   - a *LineError wrapping ErrInvalidLine or ErrUnsupportedVersion for a
 //     bad line: the Reader stays usable and the next call reads on;
 //   - a *LineError wrapping ErrTornLine when the capture ends without a
 //     final newline (after every complete record was returned), then io.EOF.
-func (r *Reader) Next() (*Record, error) {
+func (r *Reader) Next() (*Record, error) { return r.next(false) }
+
+// NextShared is Next without copying the payload: the record it returns,
+// its Payload, its Redactions and its Extra fields belong to the Reader
+// and stay valid only until the next call to Next or NextShared, which
+// may overwrite them. It is for a caller that looks at each record once
+// and keeps nothing, or copies (Record.Clone) what it keeps. Errors and
+// records are otherwise the same as Next's.
+func (r *Reader) NextShared() (*Record, error) { return r.next(true) }
+
+func (r *Reader) next(shared bool) (*Record, error) {
 	if r.done {
 		return nil, io.EOF
 	}
@@ -87,7 +100,17 @@ func (r *Reader) Next() (*Record, error) {
 			// Tolerate blank lines (an editor's trailing newline).
 			continue
 		}
-		rec, err := r.parse(line)
+		// Most lines have the plain shape evcap writes and are read in one
+		// pass; the rest (older versions, odd spellings, bad lines) go the
+		// general way, which also words every error.
+		rec := &r.shared
+		if !shared {
+			rec = new(Record)
+		}
+		if r.scan.scanRecord(line, rec, shared) && rec.SchemaVersion == SchemaVersion {
+			return rec, nil
+		}
+		slow, err := r.parse(line)
 		if err != nil {
 			le := &LineError{File: r.name, Line: r.lr.Line(), Err: err}
 			if seq := gjson.GetBytes(line, "sequence"); seq.Type == gjson.Number {
@@ -95,7 +118,7 @@ func (r *Reader) Next() (*Record, error) {
 			}
 			return nil, le
 		}
-		return rec, nil
+		return slow, nil
 	}
 }
 
@@ -127,12 +150,25 @@ func (r *Reader) parse(line []byte) (*Record, error) {
 		}
 		version = nv
 	}
-	return ParseRecord(line)
+	return parseRecordSlow(line)
 }
 
 // ParseRecord decodes one current-version record line (without its
 // newline). The payload and extra fields are copied verbatim.
 func ParseRecord(line []byte) (*Record, error) {
+	var s lineScanner
+	rec := &Record{}
+	if s.scanRecord(line, rec, false) {
+		return rec, nil
+	}
+	return parseRecordSlow(line)
+}
+
+// parseRecordSlow is ParseRecord for any line: it walks the line with
+// gjson (which the caller has validated) and holds the format's rules and
+// their error messages. scanRecord takes the common lines a faster way to
+// the same result.
+func parseRecordSlow(line []byte) (*Record, error) {
 	root := gjson.ParseBytes(line)
 	if !root.IsObject() {
 		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidLine)

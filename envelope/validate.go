@@ -74,6 +74,10 @@ func Validate(ctx context.Context, r io.Reader, o ValidateOptions) (*Validation,
 		v.Problems = append(v.Problems, Problem{Line: line, Sequence: seq, Message: fmt.Sprintf(format, args...)})
 	}
 	lr := lines.NewReader(r)
+	var (
+		scan    lineScanner
+		scratch Record
+	)
 	var prev int64
 	var captureID string
 	for {
@@ -93,17 +97,22 @@ func Validate(ctx context.Context, r io.Reader, o ValidateOptions) (*Validation,
 			v.Lines = n
 			return nil, err
 		}
-		if !gjson.ValidBytes(line) {
-			report(n, 0, "not JSON")
-			continue
-		}
-		seq := int64(0)
-		if x := gjson.GetBytes(line, "sequence"); x.Type == gjson.Number {
-			seq = x.Int()
-		}
-		if x := gjson.GetBytes(line, "schemaVersion"); x.Type == gjson.Number && x.Int() != SchemaVersion {
-			report(n, seq, "unknown schemaVersion %s (this evcap reads %d)", x.Raw, SchemaVersion)
-			continue
+		rec, seq, ok := &scratch, int64(0), false
+		if scan.scanRecord(line, rec, true) && rec.SchemaVersion == SchemaVersion {
+			// One pass read it (see scan.go); only the schema is left.
+			seq, ok = rec.Sequence, true
+		} else {
+			if !gjson.ValidBytes(line) {
+				report(n, 0, "not JSON")
+				continue
+			}
+			if x := gjson.GetBytes(line, "sequence"); x.Type == gjson.Number {
+				seq = x.Int()
+			}
+			if x := gjson.GetBytes(line, "schemaVersion"); x.Type == gjson.Number && x.Int() != SchemaVersion {
+				report(n, seq, "unknown schemaVersion %s (this evcap reads %d)", x.Raw, SchemaVersion)
+				continue
+			}
 		}
 		if o.Schema != nil {
 			if err := o.Schema(line); err != nil {
@@ -111,10 +120,12 @@ func Validate(ctx context.Context, r io.Reader, o ValidateOptions) (*Validation,
 				continue
 			}
 		}
-		rec, err := ParseRecord(line)
-		if err != nil {
-			report(n, seq, "%v", err)
-			continue
+		if !ok {
+			var err error
+			if rec, err = parseRecordSlow(line); err != nil {
+				report(n, seq, "%v", err)
+				continue
+			}
 		}
 		v.Records++
 		v.Stages[rec.Stage]++

@@ -1,0 +1,566 @@
+package envelope
+
+import (
+	"encoding/binary"
+	"encoding/json"
+)
+
+// This file reads a record line in one pass: a single left-to-right scan
+// that checks the line is JSON by the grammar gjson.ValidBytes accepts
+// (RFC 8259 without a UTF-8 check, any depth) and, as it goes, picks the
+// envelope's fields and the span of the payload. It replaces validating
+// the whole line and then walking it a second time with gjson.
+//
+// The scan only takes the shape records have when evcap writes them: an
+// object whose known fields each appear once, with the types the format
+// gives them, integers written plainly (no sign, fraction or exponent, at
+// most 15 digits, so that every reading of them agrees), and no escapes
+// in member names or in the envelope's own string fields. Anything else,
+// valid or not, makes scanRecord return false, and the caller reads the
+// line the general way (parseSlow, ParseRecord's gjson walk), which gives
+// the same record for odd but valid lines and the same error for bad
+// ones. So errors, and every rule of the format, stay in one place;
+// the scan is only a faster road to the same answer for the lines that
+// have the plain shape.
+
+// field bits: the first eleven are requiredFields, in order.
+const (
+	fSchemaVersion = iota
+	fCaptureID
+	fSequence
+	fTimestamp
+	fProvider
+	fSessionID
+	fTurnID
+	fStage
+	fEventType
+	fPayload
+	fRedactions
+	fModel
+	fAgent
+	fPermissionMode
+	fCwdHash
+	fProjectHash
+	fSource
+	fNotes
+	fCause
+	nFields
+)
+
+const requiredBits = 1<<(fRedactions+1) - 1
+
+// lineScanner holds what scanRecord reuses from one line to the next: the
+// strings of the previous record, so that a field that repeats (the
+// capture id, provider, session, stage, often the timestamp) costs no
+// allocation. Strings are immutable, so records may share them.
+type lineScanner struct {
+	last [nFields]string
+}
+
+// intern returns b as a string, the previous one for this field when the
+// bytes are the same.
+func (s *lineScanner) intern(field int, b []byte) string {
+	if s.last[field] == string(b) {
+		return s.last[field]
+	}
+	v := string(b)
+	s.last[field] = v
+	return v
+}
+
+// scanRecord fills rec from line when the line has the plain shape (see
+// above) and reports whether it did; on false rec holds partial data and
+// the line must be read with parseSlow or ParseRecord. With shared set,
+// rec.Payload and the values of rec.Extra point into line instead of
+// being copies, and rec.Extra's array is reused.
+func (s *lineScanner) scanRecord(line []byte, rec *Record, shared bool) bool {
+	extra := rec.Extra[:0]
+	if !shared {
+		extra = nil
+	}
+	*rec = Record{}
+	seen := 0
+	i := skipSpace(line, 0)
+	if i >= len(line) || line[i] != '{' {
+		return false
+	}
+	i = skipSpace(line, i+1)
+	if i < len(line) && line[i] == '}' {
+		return false // no fields: the slow path names the missing one
+	}
+	for {
+		// A member: its name, a colon, its value.
+		if i >= len(line) || line[i] != '"' {
+			return false
+		}
+		ks := i
+		end, esc, ok := scanString(line, i+1)
+		if !ok || esc {
+			return false
+		}
+		key := line[ks+1 : end-1]
+		i = skipSpace(line, end)
+		if i >= len(line) || line[i] != ':' {
+			return false
+		}
+		i = skipSpace(line, i+1)
+		if i >= len(line) {
+			return false
+		}
+		field := fieldOf(key)
+		if field >= 0 {
+			if seen&(1<<field) != 0 {
+				return false // a repeated field: the slow path knows which copy wins
+			}
+			seen |= 1 << field
+		}
+		switch field {
+		case fSchemaVersion:
+			v, e, ok := plainInt(line, i)
+			if !ok {
+				return false
+			}
+			rec.SchemaVersion, i = int(v), e
+		case fSequence:
+			v, e, ok := plainInt(line, i)
+			if !ok {
+				return false
+			}
+			rec.Sequence, i = v, e
+		case fCaptureID, fTimestamp, fProvider, fSessionID, fTurnID, fStage, fEventType,
+			fModel, fAgent, fPermissionMode, fCwdHash, fProjectHash, fSource, fNotes:
+			if line[i] != '"' {
+				return false
+			}
+			e, esc, ok := scanString(line, i+1)
+			if !ok || esc {
+				return false
+			}
+			v := line[i+1 : e-1]
+			i = e
+			switch field {
+			case fCaptureID:
+				rec.CaptureID = s.intern(field, v)
+			case fTimestamp:
+				rec.Timestamp = s.intern(field, v)
+			case fProvider:
+				rec.Provider = s.intern(field, v)
+			case fSessionID:
+				rec.SessionID = s.intern(field, v)
+			case fTurnID:
+				rec.TurnID = s.intern(field, v)
+			case fStage:
+				st, ok := knownStage(v)
+				if !ok {
+					return false
+				}
+				rec.Stage = st
+			case fEventType:
+				rec.EventType = s.intern(field, v)
+			case fModel:
+				rec.Model = s.intern(field, v)
+			case fAgent:
+				rec.Agent = s.intern(field, v)
+			case fPermissionMode:
+				rec.PermissionMode = s.intern(field, v)
+			case fCwdHash:
+				rec.CwdHash = s.intern(field, v)
+			case fProjectHash:
+				rec.ProjectHash = s.intern(field, v)
+			case fSource:
+				rec.Source = s.intern(field, v)
+			case fNotes:
+				rec.Notes = s.intern(field, v)
+			}
+		case fPayload:
+			e, ok := skipValue(line, i)
+			if !ok {
+				return false
+			}
+			if shared {
+				rec.Payload = line[i:e:e]
+			} else {
+				rec.Payload = append(json.RawMessage(nil), line[i:e]...)
+			}
+			i = e
+		case fRedactions:
+			if line[i] != '[' {
+				return false
+			}
+			e, ok := skipValue(line, i)
+			if !ok {
+				return false
+			}
+			rec.Redactions = []Redaction{}
+			if j := skipSpace(line, i+1); j != e-1 {
+				// Not empty: decoded as ParseRecord does; its errors are
+				// the slow path's to report.
+				if json.Unmarshal(line[i:e], &rec.Redactions) != nil {
+					return false
+				}
+			}
+			i = e
+		case fCause:
+			e, ok := s.cause(line, i, rec)
+			if !ok {
+				return false
+			}
+			i = e
+		default:
+			e, ok := skipValue(line, i)
+			if !ok {
+				return false
+			}
+			f := Field{Key: string(key)}
+			if shared {
+				f.Value, f.RawKey = line[i:e:e], line[ks:ks+len(key)+2:ks+len(key)+2]
+			} else {
+				f.Value = append(json.RawMessage(nil), line[i:e]...)
+				f.RawKey = append(json.RawMessage(nil), line[ks:ks+len(key)+2]...)
+			}
+			extra = append(extra, f)
+			i = e
+		}
+		// After the value: another member or the end of the object.
+		i = skipSpace(line, i)
+		if i >= len(line) {
+			return false
+		}
+		if line[i] == '}' {
+			break
+		}
+		if line[i] != ',' {
+			return false
+		}
+		i = skipSpace(line, i+1)
+	}
+	if skipSpace(line, i+1) != len(line) || seen&requiredBits != requiredBits {
+		return false
+	}
+	if len(extra) > 0 {
+		rec.Extra = extra
+	}
+	return true
+}
+
+// cause reads the cause array at line[i]: plain positive integers only.
+func (s *lineScanner) cause(line []byte, i int, rec *Record) (int, bool) {
+	if line[i] != '[' {
+		return i, false
+	}
+	i = skipSpace(line, i+1)
+	if i < len(line) && line[i] == ']' {
+		return i + 1, true
+	}
+	for {
+		v, e, ok := plainInt(line, i)
+		if !ok {
+			return i, false
+		}
+		rec.Cause = append(rec.Cause, v)
+		i = skipSpace(line, e)
+		if i >= len(line) {
+			return i, false
+		}
+		switch line[i] {
+		case ']':
+			return i + 1, true
+		case ',':
+			i = skipSpace(line, i+1)
+		default:
+			return i, false
+		}
+	}
+}
+
+// fieldOf is the bit of a known member name, -1 for others.
+func fieldOf(key []byte) int {
+	switch string(key) {
+	case "schemaVersion":
+		return fSchemaVersion
+	case "captureId":
+		return fCaptureID
+	case "sequence":
+		return fSequence
+	case "timestamp":
+		return fTimestamp
+	case "provider":
+		return fProvider
+	case "sessionId":
+		return fSessionID
+	case "turnId":
+		return fTurnID
+	case "stage":
+		return fStage
+	case "eventType":
+		return fEventType
+	case "payload":
+		return fPayload
+	case "redactions":
+		return fRedactions
+	case "model":
+		return fModel
+	case "agent":
+		return fAgent
+	case "permissionMode":
+		return fPermissionMode
+	case "cwdHash":
+		return fCwdHash
+	case "projectHash":
+		return fProjectHash
+	case "source":
+		return fSource
+	case "notes":
+		return fNotes
+	case "cause":
+		return fCause
+	}
+	return -1
+}
+
+// knownStage returns the Stage constant spelled b, without allocating.
+func knownStage(b []byte) (Stage, bool) {
+	for _, k := range stages {
+		if string(k) == string(b) {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+// plainInt reads a positive integer of at most 15 digits without a
+// leading zero at line[i] and returns it and the index after it. Larger
+// or other numbers (zero, signed, fractions, exponents) are not plain:
+// false, for the slow path, whose float and int readings of them may
+// differ.
+func plainInt(line []byte, i int) (int64, int, bool) {
+	if i >= len(line) || line[i] < '1' || line[i] > '9' {
+		return 0, i, false
+	}
+	var v int64
+	j := i
+	for j < len(line) && line[j] >= '0' && line[j] <= '9' {
+		v = v*10 + int64(line[j]-'0')
+		j++
+	}
+	if j-i > 15 || (j < len(line) && (line[j] == '.' || line[j] == 'e' || line[j] == 'E')) {
+		return 0, j, false
+	}
+	return v, j, true
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// skipValue checks the JSON value that starts at b[i] and returns the
+// index just after it. Nesting is tracked in a slice, not by recursion,
+// so no depth of brackets can exhaust the stack (gjson has no depth limit
+// either, so none is imposed).
+func skipValue(b []byte, i int) (int, bool) {
+	var buf [64]byte
+	open := buf[:0] // the closing byte of each open container
+	var ok bool
+	for {
+		// A value at b[i].
+		if i >= len(b) {
+			return i, false
+		}
+		switch b[i] {
+		case '"':
+			if i, _, ok = scanString(b, i+1); !ok {
+				return i, false
+			}
+		case '{':
+			i = skipSpace(b, i+1)
+			if i < len(b) && b[i] == '}' {
+				i++
+				break
+			}
+			open = append(open, '}')
+			if i, ok = memberName(b, i); !ok {
+				return i, false
+			}
+			continue
+		case '[':
+			i = skipSpace(b, i+1)
+			if i < len(b) && b[i] == ']' {
+				i++
+				break
+			}
+			open = append(open, ']')
+			continue
+		case 't':
+			if i, ok = word(b, i, "true"); !ok {
+				return i, false
+			}
+		case 'f':
+			if i, ok = word(b, i, "false"); !ok {
+				return i, false
+			}
+		case 'n':
+			if i, ok = word(b, i, "null"); !ok {
+				return i, false
+			}
+		default:
+			if i, ok = number(b, i); !ok {
+				return i, false
+			}
+		}
+		// After a value: close what ends here, then find the next value.
+		for {
+			if len(open) == 0 {
+				return i, true
+			}
+			i = skipSpace(b, i)
+			if i >= len(b) {
+				return i, false
+			}
+			closer := open[len(open)-1]
+			if b[i] == closer {
+				open = open[:len(open)-1]
+				i++
+				continue
+			}
+			if b[i] != ',' {
+				return i, false
+			}
+			i = skipSpace(b, i+1)
+			if closer == '}' {
+				if i, ok = memberName(b, i); !ok {
+					return i, false
+				}
+			}
+			break
+		}
+	}
+}
+
+// memberName checks `"name" :` at b[i] and returns the index of the
+// value after it (white space skipped).
+func memberName(b []byte, i int) (int, bool) {
+	if i >= len(b) || b[i] != '"' {
+		return i, false
+	}
+	i, _, ok := scanString(b, i+1)
+	if !ok {
+		return i, false
+	}
+	i = skipSpace(b, i)
+	if i >= len(b) || b[i] != ':' {
+		return i, false
+	}
+	return skipSpace(b, i+1), true
+}
+
+func word(b []byte, i int, w string) (int, bool) {
+	if len(b)-i < len(w) || string(b[i:i+len(w)]) != w {
+		return i, false
+	}
+	return i + len(w), true
+}
+
+// number checks a JSON number at b[i]: an optional minus, 0 or digits not
+// starting with 0, an optional fraction, an optional exponent.
+func number(b []byte, i int) (int, bool) {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	if i >= len(b) || b[i] < '0' || b[i] > '9' {
+		return i, false
+	}
+	if b[i] == '0' {
+		i++
+	} else {
+		i = skipDigits(b, i)
+	}
+	if i < len(b) && b[i] == '.' {
+		j := skipDigits(b, i+1)
+		if j == i+1 {
+			return j, false
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := skipDigits(b, i)
+		if j == i {
+			return j, false
+		}
+		i = j
+	}
+	return i, true
+}
+
+func skipDigits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// Word-at-a-time constants: a byte repeated in each of eight lanes.
+const (
+	lanes1    = 0x0101010101010101
+	lanesHigh = 0x8080808080808080
+)
+
+// scanString checks the rest of a string whose opening quote is just
+// before b[i]: no byte below 0x20, only the escapes JSON has. It returns
+// the index after the closing quote and whether any escape was seen.
+// Runs of plain bytes are passed eight at a time.
+func scanString(b []byte, i int) (end int, esc bool, ok bool) {
+	for {
+		for len(b)-i >= 8 {
+			w := binary.LittleEndian.Uint64(b[i:])
+			quote, back := w^(lanes1*'"'), w^(lanes1*'\\')
+			// A lane is flagged when it is below 0x20, a quote or a
+			// backslash (the usual has-zero / has-less bit tricks).
+			if ((w-lanes1*0x20)&^w|(quote-lanes1)&^quote|(back-lanes1)&^back)&lanesHigh != 0 {
+				break
+			}
+			i += 8
+		}
+		// At most eight bytes to the next special one, byte by byte.
+		for n := 0; n < 8; n++ {
+			if i >= len(b) {
+				return i, esc, false
+			}
+			c := b[i]
+			switch {
+			case c == '"':
+				return i + 1, esc, true
+			case c == '\\':
+				esc = true
+				if i+1 >= len(b) {
+					return i, esc, false
+				}
+				switch b[i+1] {
+				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+					i += 2
+				case 'u':
+					if len(b)-i < 6 || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
+						return i, esc, false
+					}
+					i += 6
+				default:
+					return i, esc, false
+				}
+			case c < 0x20:
+				return i, esc, false
+			default:
+				i++
+			}
+		}
+	}
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
