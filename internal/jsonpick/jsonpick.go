@@ -12,6 +12,7 @@ package jsonpick
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -424,11 +425,14 @@ func validString(s []byte, i int) (int, bool) {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for {
 		// Skip eight bytes at a time while none is a control byte, a
-		// quote or a backslash.
+		// quote or a backslash, and then straight to the first one: the
+		// lowest flagged byte of the word is exact (a borrow only flags
+		// bytes above a real match).
 		for i+8 <= len(s) {
 			w := binary.LittleEndian.Uint64(s[i:])
 			q, bs := w^(ones*'"'), w^(ones*'\\')
-			if ((w-ones*0x20)&^w|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
+			if m := ((w-ones*0x20)&^w | (q-ones)&^q | (bs-ones)&^bs) & highs; m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
 			i += 8
