@@ -2,8 +2,9 @@
 // rest of evcap needs to know about a provider's wire format, given by the
 // one package that knows it (normalize/<provider>). A Descriptor names the
 // provider, judges its stdout lines (detection), makes its stream and
-// history normalizers, follows its streamed delta blocks, and lists the JSON
-// keys of its per-run ids.
+// history normalizers, follows its streamed delta blocks, lists the JSON
+// keys of its per-run ids, and says which flags make its CLI print JSON and
+// where the CLI stores its sessions.
 //
 // The package holds types only: no descriptor and no table of providers
 // (package providers is the registry). It knows no provider's format.

@@ -36,3 +36,9 @@ func ExampleLookup() {
 	// text piece "Hello" at [event delta text]
 	// ended 1 block
 }
+
+// A hint for a user whose agent printed plain text, as record gives it.
+func ExampleJSONCommands() {
+	fmt.Printf("is the agent's JSON output switched on (%s)?\n", providers.JSONCommands())
+	// Output: is the agent's JSON output switched on (claude --output-format stream-json --verbose, codex exec --json, gemini --output-format stream-json, opencode run --format json)?
+}
