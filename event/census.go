@@ -47,3 +47,18 @@ type Normalizer interface {
 	End() []Event
 	Classify(line []byte) Classification
 }
+
+// ValidLiner is a Normalizer that can be handed a line the caller has
+// already validated as JSON, so that it does not validate it a second
+// time: a replay of a capture reads native_in payloads that the envelope
+// reader checked with gjson.ValidBytes. Every provider normalizer of evcap
+// implements it.
+//
+// LineValid gives the same events as Line for a line that is valid JSON
+// (gjson.ValidBytes); for any other line its events are unspecified, so
+// call Line for lines that were not checked (raw output, the decoded
+// lines of non-JSON records).
+type ValidLiner interface {
+	Normalizer
+	LineValid(ref int64, line []byte) []Event
+}

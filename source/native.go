@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/evcap/evcap/envelope"
@@ -47,15 +48,18 @@ type Native struct {
 
 	detected   detect.Match
 	detectedOK bool
-	raw        *rawLines
-	env        *envelope.Reader
-	ahead      []aheadLine
-	warn       io.Writer
+	// valid is Validated's answer for the line Next returned last.
+	valid bool
+	raw   *rawLines
+	env   *envelope.Reader
+	ahead []aheadLine
+	warn  io.Writer
 }
 
 type aheadLine struct {
-	ref  int64
-	line []byte
+	ref   int64
+	line  []byte
+	valid bool
 }
 
 // NewNative reads r, the input named name (already opened, e.g. by Open
@@ -92,7 +96,7 @@ func NewNative(r io.Reader, name string, warn io.Writer) (*Native, error) {
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", name, err)
 		}
-		in.ahead = append(in.ahead, aheadLine{ref, bytes.Clone(line)})
+		in.ahead = append(in.ahead, aheadLine{ref, bytes.Clone(line), in.valid})
 		if m, ok := detect.Line(line); ok {
 			in.detected, in.detectedOK = m, true
 			break
@@ -107,10 +111,18 @@ func (in *Native) Next() (int64, []byte, error) {
 	if len(in.ahead) > 0 {
 		a := in.ahead[0]
 		in.ahead = in.ahead[1:]
+		in.valid = a.valid
 		return a.ref, a.line, nil
 	}
 	return in.read()
 }
+
+// Validated reports whether the line Next returned last is known to be
+// valid JSON (gjson.ValidBytes): a capture's native_in JSON payload, which
+// the envelope reader checked with its record. A normalizer that is an
+// event.ValidLiner can then take it with LineValid instead of validating
+// it again. Raw output is never counted as validated.
+func (in *Native) Validated() bool { return in.valid }
 
 // Evidence is what the lines read ahead say about the provider.
 func (in *Native) Evidence() Evidence {
@@ -125,6 +137,7 @@ func (in *Native) Choose(flag string, known []string) (string, error) {
 }
 
 func (in *Native) read() (int64, []byte, error) {
+	in.valid = false
 	if in.raw != nil {
 		line, err := in.raw.next()
 		if errors.Is(err, lines.ErrTorn) {
@@ -134,7 +147,9 @@ func (in *Native) read() (int64, []byte, error) {
 		return in.raw.line, line, err
 	}
 	for {
-		rec, err := in.env.Next()
+		// The record and its payload are the reader's until the next
+		// call, as long as the line Next hands out.
+		rec, err := in.env.NextShared()
 		if err == io.EOF {
 			return 0, nil, io.EOF
 		}
@@ -150,12 +165,12 @@ func (in *Native) read() (int64, []byte, error) {
 			return 0, nil, err
 		}
 		if in.Recorded == "" {
-			in.Recorded = rec.Provider
+			in.Recorded = strings.Clone(rec.Provider)
 		}
 		switch {
 		case rec.Stage == envelope.StageMeta && rec.EventType == envelope.EventCaptureStart:
 			if v := gjson.GetBytes(rec.Payload, "cliVersion"); v.Type == gjson.String {
-				in.CLIVersion = v.String()
+				in.CLIVersion = strings.Clone(v.String())
 			}
 			continue
 		case rec.Stage == envelope.StageNativeIn && rec.EventType == envelope.EventGap:
@@ -165,6 +180,10 @@ func (in *Native) read() (int64, []byte, error) {
 		case !envelope.Normalized(rec.Stage, rec.EventType):
 			continue
 		}
+		// A JSON native line is stored as the payload itself, which the
+		// reader validated with the whole record; other lines are stored
+		// as a string (or base64) that DecodeNativeLine decodes.
+		in.valid = rec.EventType != envelope.EventNonJSON
 		return rec.Sequence, envelope.DecodeNativeLine(rec.EventType, rec.Payload), nil
 	}
 }

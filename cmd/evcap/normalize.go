@@ -81,6 +81,9 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 		return &exitError{code: 2, err: err}
 	}
 
+	// A capture's JSON native lines were validated with their records;
+	// the normalizer need not check them again.
+	vl, _ := n.(event.ValidLiner)
 	out := bufio.NewWriterSize(s.out, 64<<10)
 	var buf []byte
 	var deriver *legacy.Deriver
@@ -120,7 +123,13 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 		if err != nil {
 			return fmt.Errorf("read %s: %w", name, err)
 		}
-		if err := emit(n.Line(ref, line)); err != nil {
+		var evs []event.Event
+		if vl != nil && in.Validated() {
+			evs = vl.LineValid(ref, line)
+		} else {
+			evs = n.Line(ref, line)
+		}
+		if err := emit(evs); err != nil {
 			return err
 		}
 	}

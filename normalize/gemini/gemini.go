@@ -61,9 +61,18 @@ func NewWithOptions(o Options) *Normalizer { return &Normalizer{cumulative: o.Cu
 
 // Line normalizes one line (without its newline); ref goes into the Cause
 // of every event derived from it.
-func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
+func (n *Normalizer) Line(ref int64, line []byte) []event.Event { return n.line(ref, line, false) }
+
+// LineValid is Line for a line the caller has already checked is valid
+// JSON (gjson.ValidBytes, as an envelope reader checks a native_in
+// payload): the normalizer does not validate it again. The events are the
+// same as Line's; on a line that is not valid JSON they are unspecified.
+func (n *Normalizer) LineValid(ref int64, line []byte) []event.Event { return n.line(ref, line, true) }
+
+// line is Line; valid says the caller has validated the line.
+func (n *Normalizer) line(ref int64, line []byte, valid bool) []event.Event {
 	line = bytes.TrimSuffix(line, []byte("\r"))
-	if !jsonpick.Valid(line) { // gjson.ValidBytes, faster: see internal/jsonpick
+	if !valid && !jsonpick.Valid(line) { // gjson.ValidBytes, faster: see internal/jsonpick
 		return []event.Event{{Kind: event.KindUnknown, Phase: event.PhaseUpdated, NativeType: census.Invalid,
 			SessionID: n.sessionID, Cause: []int64{ref}}}
 	}
