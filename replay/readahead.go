@@ -15,33 +15,59 @@ import (
 // yet taken, hold at most aheadBytes of payload, or a single record when
 // one is larger: memory stays bounded by the longest line, as it is
 // without the goroutine.
+//
+// Records travel in batches of up to aheadRecords, and a batch is used
+// again once the caller is done with it: the records are values in the
+// batch, their payloads are copied into the batch's one buffer (from
+// envelope.Reader.NextShared, which copies nothing itself), so that
+// reading a capture allocates nothing per record. A record Next returns,
+// and its Payload, are valid until the next call to Next.
 type readAhead struct {
-	batches chan aheadBatch
+	batches chan *aheadBatch
+	free    chan *aheadBatch // batches the caller is done with
+	keep    func(*envelope.Record) bool
 	mu      sync.Mutex
 	cond    *sync.Cond
 	used    int // payload bytes sent and not yet taken back with done
 	stopped bool
 	quit    atomic.Bool // stopped, read without the lock on every record
 	exited  chan struct{}
-	cur     aheadBatch
+	cur     *aheadBatch
 	next    int
 }
 
 // aheadBatch is a run of records in file order; err, when set, is what
 // the reader returned after the last of them (io.EOF at the end).
 type aheadBatch struct {
-	recs  []*envelope.Record
+	recs  []envelope.Record
+	spans []payloadSpan // where each record's payload is in arena
+	arena []byte
 	bytes int
 	err   error
 }
 
+// payloadSpan is arena[from:to]; from < 0 for a record whose payload was
+// not kept.
+type payloadSpan struct{ from, to int }
+
 const (
 	aheadBytes   = 1 << 20
 	aheadRecords = 256
+	// A batch's buffer is dropped rather than kept for the next batch
+	// when a huge record has grown it past this.
+	keepArena = 4 << 20
 )
 
+// newReadAhead reads every record of er, payloads included.
 func newReadAhead(ctx context.Context, er *envelope.Reader) *readAhead {
-	a := &readAhead{batches: make(chan aheadBatch, 4), exited: make(chan struct{})}
+	return newReadAheadKeeping(ctx, er, nil)
+}
+
+// newReadAheadKeeping is newReadAhead where only the records keep accepts
+// (all when keep is nil) carry their payload; the others come with a nil
+// Payload, which spares copying bytes the caller does not look at.
+func newReadAheadKeeping(ctx context.Context, er *envelope.Reader, keep func(*envelope.Record) bool) *readAhead {
+	a := &readAhead{batches: make(chan *aheadBatch, 4), free: make(chan *aheadBatch, 8), keep: keep, exited: make(chan struct{})}
 	a.cond = sync.NewCond(&a.mu)
 	go a.run(ctx, er)
 	return a
@@ -50,21 +76,21 @@ func newReadAhead(ctx context.Context, er *envelope.Reader) *readAhead {
 func (a *readAhead) run(ctx context.Context, er *envelope.Reader) {
 	defer close(a.exited)
 	defer close(a.batches)
-	var b aheadBatch
+	b := a.batch()
 	for !a.quit.Load() {
 		var rec *envelope.Record
 		err := context.Cause(ctx)
 		if err == nil {
-			rec, err = er.Next()
+			rec, err = er.NextShared()
 		}
 		if err == nil {
-			b.recs = append(b.recs, rec)
-			b.bytes += len(rec.Payload)
+			b.add(rec, a.keep == nil || a.keep(rec))
 			if len(b.recs) < aheadRecords && b.bytes < aheadBytes {
 				continue
 			}
 		}
 		b.err = err
+		b.seal()
 		if !a.take(b.bytes) {
 			return
 		}
@@ -72,7 +98,58 @@ func (a *readAhead) run(ctx context.Context, er *envelope.Reader) {
 		if err != nil {
 			return
 		}
-		b = aheadBatch{recs: make([]*envelope.Record, 0, aheadRecords)}
+		b = a.batch()
+	}
+}
+
+// batch returns an empty batch, one the caller gave back when there is one.
+func (a *readAhead) batch() *aheadBatch {
+	select {
+	case b := <-a.free:
+		clear(b.recs)
+		b.recs, b.spans, b.bytes, b.err = b.recs[:0], b.spans[:0], 0, nil
+		if cap(b.arena) > keepArena {
+			b.arena = nil
+		}
+		b.arena = b.arena[:0]
+		return b
+	default:
+		return &aheadBatch{recs: make([]envelope.Record, 0, aheadRecords), spans: make([]payloadSpan, 0, aheadRecords)}
+	}
+}
+
+// add appends a copy of rec, which NextShared lent: its payload into the
+// arena (when kept), its redactions and extra fields into slices of its
+// own. Its Cause is the reader's to give away already.
+func (b *aheadBatch) add(rec *envelope.Record, keep bool) {
+	r := *rec
+	span := payloadSpan{-1, -1}
+	if keep && r.Payload != nil {
+		span = payloadSpan{len(b.arena), len(b.arena) + len(r.Payload)}
+		b.arena = append(b.arena, r.Payload...)
+		b.bytes += len(r.Payload)
+	}
+	r.Payload = nil
+	if len(r.Redactions) > 0 {
+		r.Redactions = append([]envelope.Redaction(nil), r.Redactions...)
+	}
+	if len(r.Extra) > 0 {
+		extra := make([]envelope.Field, len(r.Extra))
+		for i, f := range r.Extra {
+			extra[i] = envelope.Field{Key: f.Key, Value: append([]byte(nil), f.Value...), RawKey: append([]byte(nil), f.RawKey...)}
+		}
+		r.Extra = extra
+	}
+	b.recs = append(b.recs, r)
+	b.spans = append(b.spans, span)
+}
+
+// seal points each record's Payload into the arena, which no longer grows.
+func (b *aheadBatch) seal() {
+	for i, s := range b.spans {
+		if s.from >= 0 {
+			b.recs[i].Payload = b.arena[s.from:s.to:s.to]
+		}
 	}
 }
 
@@ -88,16 +165,24 @@ func (a *readAhead) take(n int) bool {
 	return !a.stopped
 }
 
-// Next is envelope.Reader.Next, from the records read ahead.
+// Next is envelope.Reader.Next, from the records read ahead; the record is
+// valid until the next call.
 func (a *readAhead) Next() (*envelope.Record, error) {
-	for a.next >= len(a.cur.recs) {
-		if a.cur.err != nil {
-			return nil, a.cur.err
+	for a.cur == nil || a.next >= len(a.cur.recs) {
+		if a.cur != nil {
+			if a.cur.err != nil {
+				return nil, a.cur.err
+			}
+			a.mu.Lock()
+			a.used -= a.cur.bytes
+			a.cond.Signal()
+			a.mu.Unlock()
+			select {
+			case a.free <- a.cur:
+			default:
+			}
+			a.cur = nil
 		}
-		a.mu.Lock()
-		a.used -= a.cur.bytes
-		a.cond.Signal()
-		a.mu.Unlock()
 		b, ok := <-a.batches
 		if !ok {
 			// Only after stop, which the caller does not read past.
@@ -105,8 +190,7 @@ func (a *readAhead) Next() (*envelope.Record, error) {
 		}
 		a.cur, a.next = b, 0
 	}
-	rec := a.cur.recs[a.next]
-	a.cur.recs[a.next] = nil
+	rec := &a.cur.recs[a.next]
 	a.next++
 	return rec, nil
 }

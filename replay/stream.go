@@ -112,6 +112,21 @@ type wantRec struct {
 	cause   []int64
 	ev      *event.Event // decoded; nil until needed
 	line    []byte
+	// own is the record's copy of its payload, once it has one (see
+	// keepPayload); its array is used again when the record is recycled.
+	own []byte
+}
+
+// keepPayload copies the payload, which the reader lent for one call,
+// into the record's own buffer, for a record kept past that call that may
+// still need decoding.
+func (w *wantRec) keepPayload() {
+	if w.ev != nil {
+		w.payload = nil // decoded: the bytes are not read again
+		return
+	}
+	w.own = append(w.own[:0], w.payload...)
+	w.payload = w.own
 }
 
 // decode decodes the payload once; the record's cause, when it has one,
@@ -128,6 +143,7 @@ func (w *wantRec) decode(name string) error {
 		e.Cause = append([]int64(nil), w.cause...)
 	}
 	w.ev = &e
+	w.payload = nil // not read again, and only lent
 	return nil
 }
 
@@ -171,9 +187,13 @@ func (g *gotEv) text() []byte {
 // and compared line by line, as before.
 type streamCmp struct {
 	name    string
-	want    []*wantRec
-	got     []*gotEv
+	want    fifo[*wantRec]
+	got     fifo[*gotEv]
 	matched int
+	// Matched records and events to use again: a replay that matches
+	// allocates nothing per record for the comparison.
+	spareWant *wantRec
+	spareGot  []*gotEv
 	// ctx holds the last two matched records; last is the origin of the
 	// last matched one, built when needed.
 	ctx []*wantRec
@@ -192,6 +212,9 @@ type streamCmp struct {
 
 const tailLines = 4
 
+// keepOwn is the largest payload copy a recycled record keeps for the next.
+const keepOwn = 1 << 20
+
 func newStreamCmp(name string) *streamCmp {
 	c := &streamCmp{name: name}
 	c.enc = json.NewEncoder(&c.scratch)
@@ -199,14 +222,25 @@ func newStreamCmp(name string) *streamCmp {
 	return c
 }
 
-// addWant takes a normalized_out record; its payload and cause must stay
-// unchanged (envelope.Reader hands out fresh records).
+// addWant takes a normalized_out record. The payload is only lent for the
+// call (the read-ahead reuses its buffer): what is kept past it is a copy
+// or the decoded event. The cause must stay unchanged.
 func (c *streamCmp) addWant(seq int64, payload []byte, cause []int64) {
 	if c.err != nil {
 		return
 	}
-	w := &wantRec{seq: seq, payload: payload, cause: cause}
-	if c.diverged || len(c.got) == 0 {
+	w := c.spareWant
+	if w != nil {
+		c.spareWant = nil
+		own := w.own
+		if cap(own) > keepOwn {
+			own = nil // one huge record: do not hold its size for the rest
+		}
+		*w = wantRec{seq: seq, payload: payload, cause: cause, own: own}
+	} else {
+		w = &wantRec{seq: seq, payload: payload, cause: cause}
+	}
+	if c.diverged || c.got.len() == 0 {
 		// Not compared at once: decode now, so that the first record that
 		// does not decode is the one reported, as the in-memory path does.
 		if err := w.decode(c.name); err != nil {
@@ -220,8 +254,13 @@ func (c *streamCmp) addWant(seq int64, payload []byte, cause []int64) {
 			return
 		}
 	}
-	c.want = append(c.want, w)
+	c.want.push(w)
 	c.step()
+	if c.want.len() > 0 && c.want.at(c.want.len()-1) == w {
+		// Not settled by step (only when it stopped at an error): keep
+		// what it may read later.
+		w.keepPayload()
+	}
 }
 
 func (c *streamCmp) addGot(e event.Event) {
@@ -234,7 +273,14 @@ func (c *streamCmp) addGot(e event.Event) {
 		}
 		return
 	}
-	c.got = append(c.got, &gotEv{ev: e})
+	var g *gotEv
+	if n := len(c.spareGot); n > 0 {
+		g, c.spareGot = c.spareGot[n-1], c.spareGot[:n-1]
+		*g = gotEv{ev: e}
+	} else {
+		g = &gotEv{ev: e}
+	}
+	c.got.push(g)
 	c.step()
 }
 
@@ -265,18 +311,24 @@ func (c *streamCmp) quick(w *wantRec, g *gotEv) bool {
 	} else if len(g.ev.Cause) > 0 {
 		return false
 	}
-	e := g.ev
-	e.Cause = nil
+	// Encoded through a pointer, with the cause set aside for the call: a
+	// copy of the event passed as a value would be boxed, one allocation
+	// per record. (event.Event has no MarshalJSON, so the bytes are the
+	// same either way.)
+	cause := g.ev.Cause
+	g.ev.Cause = nil
 	c.scratch.Reset()
-	if c.enc.Encode(e) != nil {
+	err := c.enc.Encode(&g.ev)
+	g.ev.Cause = cause
+	if err != nil {
 		return false
 	}
 	return bytes.Equal(bytes.TrimSuffix(c.scratch.Bytes(), []byte("\n")), w.payload)
 }
 
 func (c *streamCmp) step() {
-	for len(c.want) > 0 && len(c.got) > 0 {
-		w, g := c.want[0], c.got[0]
+	for c.want.len() > 0 && c.got.len() > 0 {
+		w, g := c.want.at(0), c.got.at(0)
 		ok, err := c.same(w, g)
 		if err != nil {
 			c.err = err
@@ -286,24 +338,24 @@ func (c *streamCmp) step() {
 			c.diverge()
 			return
 		}
-		c.want[0], c.got[0] = nil, nil
-		c.want, c.got = c.want[1:], c.got[1:]
+		c.want.pop()
+		c.got.pop()
 		c.matched++
+		// Matched records are kept only as context (the last two): with
+		// their own copy of the payload and without their line. The one
+		// that falls out, and the event, are used again.
+		w.keepPayload()
+		w.line = nil
 		if len(c.ctx) == 2 {
+			c.spareWant = c.ctx[0]
 			c.ctx[0], c.ctx[1] = c.ctx[1], w
 		} else {
 			c.ctx = append(c.ctx, w)
 		}
-		// Matched records are kept only as context: drop what a report
-		// does not need.
-		w.line = nil
-	}
-	// Let the queues' arrays be reused once drained.
-	if len(c.want) == 0 {
-		c.want = c.want[:0:0]
-	}
-	if len(c.got) == 0 {
-		c.got = c.got[:0:0]
+		*g = gotEv{}
+		if len(c.spareGot) < 64 {
+			c.spareGot = append(c.spareGot, g)
+		}
 	}
 }
 
@@ -315,14 +367,14 @@ func (c *streamCmp) diverge() {
 			c.who = c.ctx[n-1].origin()
 		}
 	}
-	if len(c.want) > 0 {
-		if err := c.want[0].decode(c.name); err != nil {
+	if c.want.len() > 0 {
+		if err := c.want.at(0).decode(c.name); err != nil {
 			c.err = err
 			return
 		}
-		c.who = c.want[0].origin()
+		c.who = c.want.at(0).origin()
 	}
-	for _, w := range c.want {
+	for _, w := range c.want.live() {
 		if len(c.wantTail) < tailLines {
 			if err := w.decode(c.name); err != nil {
 				c.err = err
@@ -331,17 +383,17 @@ func (c *streamCmp) diverge() {
 			c.wantTail = append(c.wantTail, w.text())
 		}
 	}
-	for _, g := range c.got {
+	for _, g := range c.got.live() {
 		if len(c.gotTail) < tailLines {
 			c.gotTail = append(c.gotTail, g.text())
 		}
 	}
-	c.want, c.got = nil, nil
+	c.want, c.got = fifo[*wantRec]{}, fifo[*gotEv]{}
 }
 
 // finish is called at the end of both outputs.
 func (c *streamCmp) finish() {
-	if c.err == nil && !c.diverged && (len(c.want) > 0 || len(c.got) > 0) {
+	if c.err == nil && !c.diverged && (c.want.len() > 0 || c.got.len() > 0) {
 		c.diverge()
 	}
 }
@@ -379,7 +431,10 @@ func (c *streamCmp) mismatch(check string) *Mismatch {
 }
 
 func streamNative(ctx context.Context, r io.ReadSeeker, name string, opts Options) error {
-	er := newReadAhead(ctx, envelope.NewReader(r, name, envelope.ReaderOptions{}))
+	er := newReadAheadKeeping(ctx, envelope.NewReader(r, name, envelope.ReaderOptions{}), func(rec *envelope.Record) bool {
+		// The payloads the loop below reads; the rest are not copied.
+		return rec.Stage == envelope.StageNormalizedOut || envelope.Normalized(rec.Stage, rec.EventType)
+	})
 	defer er.stop()
 	n := opts.Normalizer()
 	c := newStreamCmp(name)
@@ -493,4 +548,33 @@ func nativeRecords(ctx context.Context, r io.ReadSeeker, name string, cause []in
 		}
 	}
 	return out, nil
+}
+
+// fifo is a queue that uses its array again: taken slots are cleared, and
+// the live part moves to the front once it is the smaller half, so a
+// queue that keeps emptying allocates nothing and one that grows stays
+// linear.
+type fifo[T any] struct {
+	items []T
+	head  int
+}
+
+func (q *fifo[T]) push(x T)   { q.items = append(q.items, x) }
+func (q *fifo[T]) len() int   { return len(q.items) - q.head }
+func (q *fifo[T]) at(i int) T { return q.items[q.head+i] }
+func (q *fifo[T]) live() []T  { return q.items[q.head:] }
+
+// pop drops the first item.
+func (q *fifo[T]) pop() {
+	var zero T
+	q.items[q.head] = zero
+	q.head++
+	switch {
+	case q.head == len(q.items):
+		q.items, q.head = q.items[:0], 0
+	case q.head > len(q.items)/2:
+		n := copy(q.items, q.items[q.head:])
+		clear(q.items[n:])
+		q.items, q.head = q.items[:n], 0
+	}
 }
