@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/evcap/evcap/bench/gen"
+	"github.com/evcap/evcap/internal/jsonwalk"
 	"github.com/evcap/evcap/internal/lines"
 	"github.com/evcap/evcap/redact"
 )
@@ -37,4 +38,59 @@ func BenchmarkLineGenerated(b *testing.B) {
 			red.Line(l)
 		}
 	}
+}
+
+// BenchmarkJSONVisit compares, on the lines of a generated Claude run,
+// redacting and then rewriting in a second walk of the output (what
+// sanitize did before) with doing both in one walk (JSONVisit). The
+// rewrite here only looks at every string, as sanitize's mostly does.
+func BenchmarkJSONVisit(b *testing.B) {
+	var raw bytes.Buffer
+	if _, err := gen.Write(&raw, gen.Options{Provider: "claude", Size: 8 << 20, Seed: 1, SecretEvery: 20}); err != nil {
+		b.Fatal(err)
+	}
+	red, err := redact.New(redact.Options{Home: "/home/dev", Project: "/home/dev/src/app", Temp: []string{"/tmp"}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var ls [][]byte
+	lr := lines.NewReader(bytes.NewReader(raw.Bytes()))
+	for {
+		l, err := lr.Next()
+		if err != nil {
+			break
+		}
+		ls = append(ls, bytes.Clone(l))
+	}
+	n := 0
+	var txt []byte
+	look := jsonwalk.VisitorFunc(func(_ *jsonwalk.Walker, t *jsonwalk.Token) error {
+		if t.Kind == jsonwalk.String {
+			txt = t.AppendSpliced(txt[:0])
+			n += len(txt)
+		}
+		return nil
+	})
+	b.Run("two-walks", func(b *testing.B) {
+		b.SetBytes(int64(raw.Len()))
+		b.ReportAllocs()
+		var w jsonwalk.Walker
+		for b.Loop() {
+			for _, l := range ls {
+				if out, _, err := red.JSON(l); err == nil {
+					_, _, _ = w.Walk(out, look)
+				}
+			}
+		}
+	})
+	b.Run("one-walk", func(b *testing.B) {
+		b.SetBytes(int64(raw.Len()))
+		b.ReportAllocs()
+		var w jsonwalk.Walker
+		for b.Loop() {
+			for _, l := range ls {
+				_, _, _, _ = red.JSONVisit(&w, l, look)
+			}
+		}
+	})
 }

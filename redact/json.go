@@ -31,6 +31,8 @@ type jsonRedaction struct {
 	key     []byte
 	keyNorm string
 	ptr     []byte
+	// then sees every token after redaction (JSONVisit).
+	then jsonwalk.Visitor
 }
 
 // frame is what the members or elements of one object or array inherit.
@@ -55,18 +57,49 @@ var jsonRedactions = sync.Pool{New: func() any { return new(jsonRedaction) }}
 func (r *Redactor) walkJSON(b []byte, build bool) ([]byte, []Finding, error) {
 	j := jsonRedactions.Get().(*jsonRedaction)
 	defer jsonRedactions.Put(j)
-	j.r, j.build, j.led = r, build, ledger{}
-	j.frames, j.key, j.keyNorm = j.frames[:0], j.key[:0], ""
-	j.filter = r.filterLine(b)
-	out, changed, err := j.w.Walk(b, j)
-	j.r = nil
+	out, changed, findings, err := j.run(r, &j.w, b, build, nil)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %w", ErrNotJSON, err)
+		return nil, nil, err
 	}
 	if changed {
 		out = append([]byte(nil), out...)
 	}
-	return out, j.led.list, nil
+	return out, findings, nil
+}
+
+// JSONVisit is JSON for a caller that rewrites the value further in the
+// same walk (sanitize maps ids and times while redacting): b is walked
+// once, with w, and then (when not nil) is called with every token right
+// after redaction has planned its edits to it. For a string or key those
+// edits are the token's splices: then sees the redacted text with
+// Token.AppendSpliced (the text a walk of JSON's output would decode),
+// may override it with Token.Replace, and may replace numbers and
+// literals; w.Path holds the keys as redacted. The output, with both
+// rewrites applied, is w's buffer (valid until w's next Walk; b itself
+// when nothing changed), and findings are redaction's only. An error from
+// then stops the walk and is returned as it is; invalid JSON gives an
+// error wrapping ErrNotJSON, as JSON does.
+func (r *Redactor) JSONVisit(w *jsonwalk.Walker, b []byte, then jsonwalk.Visitor) (out []byte, changed bool, findings []Finding, err error) {
+	j := jsonRedactions.Get().(*jsonRedaction)
+	defer jsonRedactions.Put(j)
+	return j.run(r, w, b, true, then)
+}
+
+// run walks b with w, redacting (building the output when build is set)
+// and handing each token on to then.
+func (j *jsonRedaction) run(r *Redactor, w *jsonwalk.Walker, b []byte, build bool, then jsonwalk.Visitor) ([]byte, bool, []Finding, error) {
+	j.r, j.build, j.led, j.then = r, build, ledger{}, then
+	j.frames, j.key, j.keyNorm = j.frames[:0], j.key[:0], ""
+	j.filter = r.filterLine(b)
+	out, changed, err := w.Walk(b, j)
+	j.r, j.then = nil, nil
+	if err != nil {
+		if then != nil && !errors.Is(err, jsonwalk.ErrSyntax) && !errors.Is(err, jsonwalk.ErrDepth) {
+			return nil, false, nil, err
+		}
+		return nil, false, nil, fmt.Errorf("%w: %w", ErrNotJSON, err)
+	}
+	return out, changed, j.led.list, nil
 }
 
 // Visit implements jsonwalk.Visitor.
@@ -125,6 +158,9 @@ func (j *jsonRedaction) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
 		if p != nil && p.obj && (sc.key == "mediatype" || sc.key == "mimetype") {
 			p.mime = string(dec)
 		}
+	}
+	if j.then != nil {
+		return j.then.Visit(w, t)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -202,6 +203,10 @@ type item struct {
 	ledger []envelope.Redaction
 	hole   *hole
 	size   int
+	// red redacts the body when it is finished (JSON kinds): the
+	// redactor of when the record was read, before a later record named
+	// the project.
+	red *redact.Redactor
 }
 
 type sanitizer struct {
@@ -221,6 +226,8 @@ type sanitizer struct {
 	// until the next record is finished, which is after it is written.
 	jw jsonwalk.Walker
 	rw recordWalk
+	// vw checks bodies that may nest too deep (walkable).
+	vw jsonwalk.Walker
 }
 
 func newSanitizer(opts Options) (*sanitizer, error) {
@@ -336,25 +343,16 @@ func (s *sanitizer) add(rec *envelope.Record) error {
 			it.body, it.dirty = out, true
 		}
 	default:
-		out, f, err := s.red.JSON(body)
-		if err != nil {
+		// Redaction runs when the record is finished, in the walk that
+		// also maps its ids and times (finish), with the redactor of now.
+		// It can fail only on JSON the reader (or split) accepted that
+		// the walker does not: that is found now, as before.
+		if err := walkable(&s.vw, body); err != nil {
 			return err
 		}
-		findings = f
-		if len(f) > 0 {
-			it.body, it.dirty = out, true
-		}
+		it.red = s.red
 	}
-	var dptr string
-	if d.isDelt && len(findings) > 0 {
-		dptr = pointer(d.path)
-	}
-	for _, f := range findings {
-		if d.isDelt && f.Pointer == dptr {
-			continue // the stream's chunk replaces this string and has its own ledger
-		}
-		it.ledger = append(it.ledger, s.entry(kind, f.Rule, f.Pointer, f.Count, f.OriginalLength))
-	}
+	s.addFindings(it, findings, d.isDelt, d.path)
 	if d.isDelt {
 		it.hole = &hole{key: d.key, path: d.path, origLen: len(d.text), line: kind == kindText}
 	}
@@ -364,6 +362,36 @@ func (s *sanitizer) add(rec *envelope.Record) error {
 		s.blocks.push(it.hole, d.text)
 	}
 	return s.emit()
+}
+
+// addFindings adds a record's redaction findings to its ledger, but for
+// those of its delta (at path): the stream's chunk replaces that string
+// and has its own ledger.
+func (s *sanitizer) addFindings(it *item, findings []redact.Finding, isDelt bool, path []string) {
+	var dptr string
+	if isDelt && len(findings) > 0 {
+		dptr = pointer(path)
+	}
+	for _, f := range findings {
+		if isDelt && f.Pointer == dptr {
+			continue
+		}
+		it.ledger = append(it.ledger, s.entry(it.kind, f.Rule, f.Pointer, f.Count, f.OriginalLength))
+	}
+}
+
+// walkable returns the error redacting body as JSON would give, which is
+// nil for every body that reading and split accepted (valid by gjson)
+// unless it nests deeper than jsonwalk.MaxDepth: only a body with more
+// brackets than that is walked to find out.
+func walkable(w *jsonwalk.Walker, body []byte) error {
+	if bytes.Count(body, []byte("{"))+bytes.Count(body, []byte("[")) <= jsonwalk.MaxDepth {
+		return nil
+	}
+	if _, _, err := w.Walk(body, jsonwalk.VisitorFunc(func(*jsonwalk.Walker, *jsonwalk.Token) error { return nil })); err != nil {
+		return fmt.Errorf("%w: %w", redact.ErrNotJSON, err)
+	}
+	return nil
 }
 
 func (s *sanitizer) entry(kind payloadKind, rule, ptr string, count, n int) envelope.Redaction {
@@ -401,6 +429,21 @@ func (s *sanitizer) emit() error {
 // times and private text applied, ledger appended, and writes it.
 func (s *sanitizer) finish(it *item) error {
 	rec := it.rec
+	learn := rec.Stage == envelope.StageNativeIn || rec.Stage == envelope.StageMeta
+	if it.kind != kindText {
+		// One walk: redaction, then on each string the rewrite of ids,
+		// times, private text and the delta's chunk (recordWalk).
+		s.rw.it, s.rw.learn = it, learn
+		out, changed, findings, err := it.red.JSONVisit(&s.jw, it.body, &s.rw)
+		s.rw.it = nil
+		if err != nil {
+			return fmt.Errorf("sanitize: sequence %d: %w", rec.Sequence, err)
+		}
+		s.addFindings(it, findings, it.hole != nil, holePath(it.hole))
+		if changed {
+			it.body, it.dirty = out, true
+		}
+	}
 	if h := it.hole; h != nil {
 		for _, f := range h.chunk.Findings {
 			it.ledger = append(it.ledger, s.entry(it.kind, f.Rule, pointer(h.path), f.Count, f.OriginalLength))
@@ -409,7 +452,6 @@ func (s *sanitizer) finish(it *item) error {
 			it.body, it.dirty = []byte(h.chunk.Text), true
 		}
 	}
-	learn := rec.Stage == envelope.StageNativeIn || rec.Stage == envelope.StageMeta
 	switch it.kind {
 	case kindText:
 		str := string(it.body)
@@ -420,12 +462,6 @@ func (s *sanitizer) finish(it *item) error {
 			rec.Payload = envelope.AppendJSONString(nil, str)
 		}
 	default:
-		s.rw.it, s.rw.learn = it, learn
-		out, changed, err := s.jw.Walk(it.body, &s.rw)
-		s.rw.it = nil
-		if err == nil && changed {
-			it.body, it.dirty = out, true
-		}
 		if it.dirty {
 			if it.kind == kindJSON {
 				rec.Payload = it.body

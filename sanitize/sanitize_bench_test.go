@@ -3,6 +3,7 @@ package sanitize_test
 import (
 	"bytes"
 	"io"
+	"os"
 	"testing"
 
 	"github.com/evcap/evcap/bench/gen"
@@ -95,5 +96,33 @@ func BenchmarkLineRedactor(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(ls)), "ns/line")
 		})
+	}
+}
+
+// BenchmarkSanitizeFile sanitizes the capture named by
+// EVCAP_BENCH_CAPTURE (for example one made by `evcap record --stdin` of a
+// bench/gen run), to profile sanitize on a realistic input; it is skipped
+// when the variable is unset.
+func BenchmarkSanitizeFile(b *testing.B) {
+	path := os.Getenv("EVCAP_BENCH_CAPTURE")
+	if path == "" {
+		b.Skip("EVCAP_BENCH_CAPTURE not set")
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := os.Open(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, err = sanitize.Sanitize(f, path, io.Discard, sanitize.Options{Home: "/home/dev", DefaultProject: "/home/dev/src/app", Temp: []string{"/tmp"}})
+		f.Close()
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
 }

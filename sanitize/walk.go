@@ -14,6 +14,14 @@ import (
 // strings need none of it: they are judged on their bytes and only those
 // that may change are turned into Go strings.
 
+// holePath is the path of a record's delta, or nil.
+func holePath(h *hole) []string {
+	if h == nil {
+		return nil
+	}
+	return h.path
+}
+
 // pathIs reports whether path leads where want does (keys, and array
 // indexes in decimal).
 func pathIs(path []jsonwalk.Step, want []string) bool {
@@ -56,12 +64,21 @@ type recordWalk struct {
 	it    *item
 	learn bool
 	raw   []byte
+	text  []byte
 }
 
+// Visit runs after redaction's in the same walk (redact.JSONVisit): a
+// string redaction changed is judged on its redacted text, as a walk of
+// redaction's output would see it.
 func (v *recordWalk) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
 	switch t.Kind {
 	case jsonwalk.String:
-		if ns, ok := v.s.rewriteString(v.it, v.learn, w.Path(), t.Text()); ok {
+		text := t.Text()
+		if t.Spliced() {
+			v.text = t.AppendSpliced(v.text[:0])
+			text = v.text
+		}
+		if ns, ok := v.s.rewriteString(v.it, v.learn, w.Path(), text); ok {
 			v.raw = envelope.AppendJSONString(v.raw[:0], ns)
 			t.Replace(v.raw)
 		}

@@ -133,6 +133,39 @@ func (t *Token) Splice(start, end int, repl []byte) {
 	t.splices = append(t.splices, splice{start, end, repl})
 }
 
+// Spliced reports whether Splice was called on the token during this
+// visit (by this Visitor or one before it in a chain).
+func (t *Token) Spliced() bool { return len(t.splices) > 0 }
+
+// AppendSpliced appends to dst the text of a string or key as a later
+// walk of the output would decode it: the splices planned so far applied
+// to the raw content (the rest keeping its escapes, each replacement
+// escaped as the output writes it), then decoded. Without splices it is
+// Text. A Visitor that runs after another one in the same walk uses it to
+// see the string as if the other's rewrite had been a walk of its own.
+func (t *Token) AppendSpliced(dst []byte) []byte {
+	if len(t.splices) == 0 {
+		return append(dst, t.text...)
+	}
+	inner := t.raw[1 : len(t.raw)-1]
+	pos := make([]int, 0, 2*len(t.splices))
+	for _, sp := range t.splices {
+		pos = append(pos, sp.start, sp.end)
+	}
+	if !t.exact {
+		RawOffsets(inner, pos)
+	}
+	raw := make([]byte, 0, len(inner)+16)
+	last := 0
+	for k, sp := range t.splices {
+		raw = append(raw, inner[last:pos[2*k]]...)
+		raw = AppendEscaped(raw, sp.repl)
+		last = pos[2*k+1]
+	}
+	raw = append(raw, inner[last:]...)
+	return AppendDecoded(dst, raw)
+}
+
 // Replace replaces the whole token (a string or key with its quotes, a
 // number, a literal) with raw, which must be valid JSON of a kind allowed
 // there; it overrides any Splice. For a key, raw must be a string literal

@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/evcap/evcap/internal/jsonwalk"
 	"github.com/evcap/evcap/internal/lines"
@@ -157,6 +158,64 @@ func checkEquivalent(t *testing.T, in []byte) {
 	}
 }
 
+// checkSpliced checks AppendSpliced against a second walk: every string
+// and key gets a splice (a middle third, at rune starts, replaced by text
+// that needs escaping), and what AppendSpliced says must be what a walk of
+// the output decodes, string by string.
+func checkSpliced(t *testing.T, in []byte) {
+	var w jsonwalk.Walker
+	var said []string
+	cut := jsonwalk.VisitorFunc(func(_ *jsonwalk.Walker, t *jsonwalk.Token) error {
+		if t.Kind != jsonwalk.Key && t.Kind != jsonwalk.String {
+			return nil
+		}
+		if t.Spliced() {
+			return errors.New("Spliced before any Splice")
+		}
+		text := t.Text()
+		a, b := len(text)/3, 2*len(text)/3
+		for a > 0 && !utf8.RuneStart(text[a]) {
+			a--
+		}
+		for b < len(text) && !utf8.RuneStart(text[b]) {
+			b++
+		}
+		t.Splice(a, b, []byte("<\\x\"\n\u00e9\x01>"))
+		if !t.Spliced() {
+			return errors.New("not Spliced after Splice")
+		}
+		said = append(said, string(t.AppendSpliced(nil)))
+		return nil
+	})
+	out, _, err := w.Walk(in, cut)
+	if err != nil {
+		return // invalid input: checkEquivalent covers it
+	}
+	var again strs
+	var w2 jsonwalk.Walker
+	if _, _, err := w2.Walk(out, &again); err != nil {
+		t.Fatalf("spliced output is not JSON: %v: %q", err, out)
+	}
+	if !reflect.DeepEqual(said, again.got) && (len(said) > 0 || len(again.got) > 0) {
+		t.Fatalf("AppendSpliced differs from a walk of the output:\n said %q\nwalked %q\n   in %q", said, again.got, in)
+	}
+}
+
+func TestAppendSpliced(t *testing.T) {
+	tricky := []byte(`{"\u0041\ud83d\ude00b":["\ud83d","x\"\\y\/","` + "\xff\xfeab" + `\u00e9cd","abc",""]}`)
+	if !json.Valid(tricky) {
+		t.Fatalf("test input is not JSON: %q", tricky)
+	}
+	n := 0
+	for _, l := range append(corpusLines(t, 200), tricky) {
+		checkSpliced(t, l)
+		n++
+	}
+	if n < 100 {
+		t.Fatalf("only %d lines", n)
+	}
+}
+
 func FuzzWalk(f *testing.F) {
 	for _, l := range corpusLines(f, 40) {
 		f.Add(l)
@@ -165,7 +224,10 @@ func FuzzWalk(f *testing.F) {
 		`[01]`, `{"a" 1}`, `"\u00e9\/\\"`, ` {} `, `[1,]`} {
 		f.Add([]byte(s))
 	}
-	f.Fuzz(func(t *testing.T, in []byte) { checkEquivalent(t, in) })
+	f.Fuzz(func(t *testing.T, in []byte) {
+		checkEquivalent(t, in)
+		checkSpliced(t, in)
+	})
 }
 
 func TestCorpusEquivalent(t *testing.T) {
