@@ -1,8 +1,10 @@
 package event
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -275,11 +277,38 @@ var plain = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// special flags (in the high bit of each byte) the bytes of the
+// little-endian word w that appendString cannot copy as they are: control
+// bytes, '"', '\\', '<', '>', '&' and every byte of a multi-byte
+// sequence. The lowest flagged byte is exact (a borrow only flags bytes
+// above a real one), which is all the caller uses.
+func special(w uint64) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	m := (w - ones*0x20) &^ w // bytes below 0x20
+	for _, c := range [...]uint64{'"', '\\', '<', '>', '&'} {
+		x := w ^ (ones * c)
+		m |= (x - ones) &^ x
+	}
+	return (m | w) & highs // w's own high bits: bytes from 0x80
+}
+
 // appendString appends s as a JSON string with encoding/json's escaping.
 func appendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Skip eight plain ASCII bytes at a time (the common case), then
+		// straight to the first byte of the word that is not.
+		for i+8 <= len(s) {
+			if m := special(binary.LittleEndian.Uint64([]byte(s[i : i+8]))); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		b := s[i]
 		if b < utf8.RuneSelf {
 			if plain[b] {

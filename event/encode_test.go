@@ -165,6 +165,13 @@ func TestAppendJSONCases(t *testing.T) {
 		strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001)} {
 		cases = append(cases, event.Event{Tool: &event.Tool{Name: "n", Input: json.RawMessage(raw)}})
 	}
+	// Every byte that needs escaping, at every offset of the first two
+	// eight-byte words (the encoder skips plain words whole).
+	for _, c := range []string{"\x00", "\x1f", "\x7f", "\"", "\\", "<", ">", "&", "é", "\u2028", "\u2029", "\xff", "\xe2\x80", "🎉"} {
+		for pos := range 18 {
+			cases = append(cases, event.Event{Text: strings.Repeat("a", pos) + c + strings.Repeat("b", 9)})
+		}
+	}
 	for i := range cases {
 		sameAsMarshal(t, &cases[i])
 	}
