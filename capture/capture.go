@@ -48,6 +48,11 @@ type Options struct {
 	// the file, sequence). It runs on the writing goroutine: it must
 	// return at once and must not keep rec or its slices.
 	Observe func(rec *envelope.Record)
+	// WrapFile, when set, wraps the file a Capturer opens or is given
+	// (Open, NewFile) for writing: the records go through what it returns
+	// (a recorder times the writes to tell a stuck disk from a slow
+	// pipeline). Close still syncs and closes the file itself.
+	WrapFile func(io.Writer) io.Writer
 }
 
 // Capturer writes the taps of one integration run into an envelope.Writer.

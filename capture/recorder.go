@@ -3,6 +3,7 @@ package capture
 import (
 	"crypto/rand"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -53,10 +54,28 @@ func NewFile(f *os.File, opts Options) (*Capturer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("capture id: %w", err)
 	}
-	c := New(envelope.NewWriter(f, envelope.WriterOptions{CaptureID: id, Now: opts.Now}), opts)
+	c := New(envelope.NewWriter(fileWriter(f, opts), envelope.WriterOptions{CaptureID: id, Now: opts.Now}), opts)
 	c.closer, c.path, c.id = f, f.Name(), id
 	return c, nil
 }
+
+// fileWriter is what the records of a capture file are written through:
+// the file, or Options.WrapFile's wrapper of it, which Close syncs as it
+// would the file.
+func fileWriter(f *os.File, opts Options) io.Writer {
+	if opts.WrapFile == nil {
+		return f
+	}
+	return syncedWriter{Writer: opts.WrapFile(f), f: f}
+}
+
+// syncedWriter writes through a wrapper and syncs the file underneath.
+type syncedWriter struct {
+	io.Writer
+	f *os.File
+}
+
+func (s syncedWriter) Sync() error { return s.f.Sync() }
 
 // NativeWith records a line the agent printed on stdout (native_in). It
 // returns the record's sequence number and whether the line was stored as

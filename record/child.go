@@ -190,8 +190,9 @@ wait:
 func pump(r *os.File, s stream, q *queue, copyTo *stickyWriter, done chan<- struct{}) {
 	defer func() { done <- struct{}{} }()
 	buf := make([]byte, 64<<10)
+	rd := newPipeReader(r)
 	for {
-		n, err := r.Read(buf)
+		n, err := rd.Read(buf)
 		if n > 0 {
 			copyTo.Write(buf[:n])
 			q.push(s, buf[:n])

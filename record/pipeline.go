@@ -52,6 +52,7 @@ type preItem struct {
 type pipeline struct {
 	opts    *Options
 	q       *queue
+	waits   *waits
 	con     *console
 	st      *stats
 	started time.Time
@@ -96,8 +97,8 @@ type pipeline struct {
 
 func newPipeline(opts *Options, argv []string, cliName string) *pipeline {
 	p := &pipeline{opts: opts, st: &stats{}, started: opts.Now(),
-		argv: argv, cliName: cliName, provider: opts.Provider}
-	p.q = newQueue(opts.QueueBytes, opts.StallTimeout, p.arrival)
+		argv: argv, cliName: cliName, provider: opts.Provider, waits: newWaits()}
+	p.q = newQueue(opts.QueueBytes, opts.StallTimeout, p.waits, p.arrival)
 	p.con = newConsole(opts.Console, opts.Status, func() string { return p.st.line(opts.Now().Sub(p.started)) })
 	p.w = newWriter(p)
 	return p
@@ -181,18 +182,21 @@ func (p *pipeline) run() error {
 			p.chunk(c)
 			p.q.done(len(c.data))
 		}
-		if closed && len(items) == 0 {
+		n := len(items)
+		p.q.recycle(items)
+		if closed && n == 0 {
 			break
 		}
 		if !p.opened && !p.firstData.IsZero() && p.opts.Now().Sub(p.firstData) >= p.opts.DetectWait {
 			p.open()
 		}
 		p.handOff(!p.q.waiting())
-		if len(items) > 0 {
+		if n > 0 {
 			continue
 		}
 		select {
 		case <-p.q.notify:
+		case <-p.q.timer.C:
 		case <-tick.C:
 			p.con.redraw()
 		}

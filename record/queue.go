@@ -50,40 +50,73 @@ type chunk struct {
 	gapEndsLine bool
 }
 
-// queue hands chunks from the readers of the child's pipes to the one
-// goroutine that writes the capture, with at most limit bytes waiting.
+// queue hands chunks from the readers of the child's pipes to the
+// pipeline, with at most limit bytes waiting.
 //
-// When the queue is full and the writer is making progress (it released
-// bytes within the last stall period), push waits: the reader stops
-// reading, the pipe fills, and the backpressure reaches the child, so a
-// capture that is merely slower than the child loses nothing. When the
-// writer made no progress for a whole stall period (a stuck disk or FIFO),
-// push stops waiting and drops: the chunk is counted, and the count is
-// queued as a gap mark before the next chunk of that stream that fits, so
-// the capture says what it lost instead of losing it silently, and a stuck
-// capture never holds up the agent or the --passthrough pipeline for long.
+// When the queue is full and the pipeline is not stalled (see stall.go:
+// it is working, not waiting on a write or a call that does not return),
+// push waits: the reader stops reading, the pipe fills, and the
+// backpressure reaches the child, so a capture that is merely slower than
+// the child loses nothing. When the pipeline has been stalled for a whole
+// stall period (a stuck disk or FIFO), push stops waiting and drops: the
+// chunk is counted, and the count is queued as a gap mark before the next
+// chunk of that stream that fits, so the capture says what it lost instead
+// of losing it silently, and a stuck capture never holds up the agent or
+// the --passthrough pipeline for long.
+//
+// A push that leaves less than wakeBytes queued does not wake the pipeline
+// at once but within wakeDelay, so that a child printing a line now and
+// then costs the pipeline one wake-up per few lines instead of one per
+// line; the bytes still reach --passthrough at once, and each chunk keeps
+// the time it arrived.
 type queue struct {
 	mu    sync.Mutex
 	items []chunk
+	// spare is the slice take handed out last time, given back by the
+	// pipeline for reuse (see recycle).
+	spare []chunk
+	// slab holds the bytes of queued chunks, each a slice of it, so that
+	// short chunks cost no allocation each; a full slab is left to the
+	// chunks still pointing into it and a new one started.
+	slab  []byte
 	bytes int
 	limit int
-	// stall is how long a full queue waits for the writer to release
-	// bytes before it starts dropping; lastProgress is when it last did.
-	stall        time.Duration
-	lastProgress time.Time
-	space        chan struct{}
-	dropped      [numStreams]struct {
+	// stall is how long the pipeline may wait on the outside world while
+	// the queue is full before push starts dropping; waits times that.
+	stall   time.Duration
+	waits   *waits
+	space   chan struct{}
+	dropped [numStreams]struct {
 		bytes, newlines int64
 		endsLine        bool
 	}
 	closed bool
 	notify chan struct{}
+	// timer wakes the pipeline wakeDelay after a push that did not; armed
+	// while it runs.
+	timer *time.Timer
+	armed bool
 	// now stamps each chunk with its arrival time before push can wait.
 	now func() time.Time
 }
 
-func newQueue(limit int, stall time.Duration, now func() time.Time) *queue {
-	return &queue{limit: limit, stall: stall, lastProgress: time.Now(),
+const (
+	// wakeDelay bounds how long queued output waits for the pipeline to
+	// wake up: the live rendering and the capture lag the child by at most
+	// this much more (a screen refresh is 16 ms; the capture file is
+	// flushed every 50 ms anyway).
+	wakeDelay = 10 * time.Millisecond
+	// wakeBytes of queued output wake the pipeline at once: a fast child
+	// is recorded at full speed.
+	wakeBytes = 32 << 10
+	// slabBytes is the size of the byte slabs queued chunks are copied to.
+	slabBytes = 64 << 10
+)
+
+func newQueue(limit int, stall time.Duration, w *waits, now func() time.Time) *queue {
+	t := time.NewTimer(time.Hour)
+	t.Stop()
+	return &queue{limit: limit, stall: stall, waits: w, timer: t,
 		notify: make(chan struct{}, 1), space: make(chan struct{}, 1), now: now}
 }
 
@@ -93,11 +126,17 @@ func (q *queue) push(s stream, data []byte) bool {
 	at := q.now()
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	stalled := false
 	for !q.closed && q.bytes > 0 && q.bytes+len(data) > q.limit {
-		wait := q.stall - time.Since(q.lastProgress)
-		if wait <= 0 {
+		blocked := q.waits.longest()
+		if blocked >= q.stall {
+			stalled = true
 			break
 		}
+		// Looked at again when the wait under way would reach the stall
+		// timeout, and at least every quarter of it, since a wait can
+		// begin at any time.
+		wait := min(q.stall-blocked, max(q.stall/4, time.Millisecond))
 		q.mu.Unlock()
 		t := time.NewTimer(wait)
 		select {
@@ -110,17 +149,36 @@ func (q *queue) push(s stream, data []byte) bool {
 	if q.closed {
 		return false
 	}
-	if q.bytes > 0 && q.bytes+len(data) > q.limit {
+	if stalled {
 		q.dropped[s].bytes += int64(len(data))
 		q.dropped[s].newlines += int64(bytes.Count(data, []byte{'\n'}))
 		q.dropped[s].endsLine = len(data) > 0 && data[len(data)-1] == '\n'
 		return false
 	}
 	q.flushGapLocked(s, at)
-	q.items = append(q.items, chunk{stream: s, data: append([]byte(nil), data...), at: at})
+	q.items = append(q.items, chunk{stream: s, data: q.copyIn(data), at: at})
 	q.bytes += len(data)
-	q.wake()
+	if q.bytes >= wakeBytes {
+		q.wake()
+	} else if !q.armed {
+		q.armed = true
+		q.timer.Reset(wakeDelay)
+	}
 	return true
+}
+
+// copyIn copies data to the slab (a chunk of more than a quarter slab gets
+// a slice of its own).
+func (q *queue) copyIn(data []byte) []byte {
+	if len(data) > slabBytes/4 {
+		return append([]byte(nil), data...)
+	}
+	if cap(q.slab)-len(q.slab) < len(data) {
+		q.slab = make([]byte, 0, slabBytes)
+	}
+	start := len(q.slab)
+	q.slab = append(q.slab, data...)
+	return q.slab[start:len(q.slab):len(q.slab)]
 }
 
 func (q *queue) flushGapLocked(s stream, at time.Time) {
@@ -171,8 +229,22 @@ func (q *queue) take() ([]chunk, bool) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	items := q.items
-	q.items = nil
+	q.items, q.spare = q.spare, nil
+	q.armed = false
 	return items, q.closed
+}
+
+// recycle gives back the slice take returned, once its chunks are done.
+func (q *queue) recycle(items []chunk) {
+	if cap(items) == 0 || cap(items) > 4096 {
+		return
+	}
+	clear(items)
+	q.mu.Lock()
+	if q.spare == nil {
+		q.spare = items[:0]
+	}
+	q.mu.Unlock()
 }
 
 // waiting reports chunks queued and not taken yet.
@@ -182,11 +254,10 @@ func (q *queue) waiting() bool {
 	return len(q.items) > 0
 }
 
-// done releases n bytes taken earlier: the writer's progress.
+// done releases n bytes taken earlier.
 func (q *queue) done(n int) {
 	q.mu.Lock()
 	q.bytes -= n
-	q.lastProgress = time.Now()
 	q.mu.Unlock()
 	select {
 	case q.space <- struct{}{}:

@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"sync"
@@ -215,9 +216,14 @@ func (w *writer) note(format string, args ...any) {
 func (w *writer) open(o *openInfo) {
 	p := w.p
 	w.provider, w.cliVersion = o.provider, o.cliVersion
-	copts := capture.Options{Provider: o.provider, Now: p.opts.Now}
-	if p.opts.Observer != nil {
-		copts.Observe = p.opts.Observer.Observe
+	copts := capture.Options{Provider: o.provider, Now: p.opts.Now,
+		WrapFile: func(f io.Writer) io.Writer { return timedWriter{w: f, wait: p.waits, k: waitFile} }}
+	if obs := p.opts.Observer; obs != nil {
+		copts.Observe = func(rec *envelope.Record) {
+			p.waits.begin(waitCall)
+			obs.Observe(rec)
+			p.waits.end(waitCall)
+		}
 	}
 	var c *capture.Capturer
 	var err error
@@ -337,6 +343,8 @@ func (w *writer) warn(format string, args ...any) {
 	if w.p.opts.Transparent {
 		return
 	}
+	w.p.waits.begin(waitCall)
+	defer w.p.waits.end(waitCall)
 	w.p.con.clear()
 	fmt.Fprintf(w.p.con, "evcap: warning: "+format+"\n", args...)
 }
@@ -359,7 +367,10 @@ func (w *writer) emit(e event.Event) {
 	w.c.NormalizedWith(e, st)
 	w.p.st.add(e)
 	if w.rend != nil && !w.renderErr {
-		if err := w.rend.Render(e); err != nil {
+		w.p.waits.begin(waitCall)
+		err := w.rend.Render(e)
+		w.p.waits.end(waitCall)
+		if err != nil {
 			w.renderErr = true
 			w.note("live rendering stopped: %v", err)
 		}
