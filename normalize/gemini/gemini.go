@@ -22,6 +22,10 @@ type Normalizer struct {
 	text     strings.Builder
 	runRefs  []int64
 	runCount int // numbers the text runs; used as the PartID
+	// part is partID's string for partOf == runCount, made once per run
+	// rather than once per delta.
+	part   string
+	partOf int
 	lastText string
 	resulted bool
 	// cumulative is Options.CumulativeDeltas.
@@ -128,6 +132,7 @@ func (n *Normalizer) message(refs []int64, v gjson.Result, f *[lineFields]gjson.
 	}
 	var out []event.Event
 	if !n.open {
+		out = make([]event.Event, 0, 2) // started and the first delta
 		n.open = true
 		n.runCount++
 		n.text.Reset()
@@ -165,7 +170,12 @@ func (n *Normalizer) closeRun() []event.Event {
 
 // partID names the current text run: Gemini gives text no ids, so runs are
 // numbered from 1 in the order they start.
-func (n *Normalizer) partID() string { return "text-" + strconv.Itoa(n.runCount) }
+func (n *Normalizer) partID() string {
+	if n.part == "" || n.partOf != n.runCount {
+		n.part, n.partOf = "text-"+strconv.Itoa(n.runCount), n.runCount
+	}
+	return n.part
+}
 
 func (n *Normalizer) toolResult(refs []int64, v gjson.Result, f *[lineFields]gjson.Result) event.Event {
 	isErr := f[lStatus].String() != "success"
