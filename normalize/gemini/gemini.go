@@ -24,8 +24,8 @@ type Normalizer struct {
 	runCount int // numbers the text runs; used as the PartID
 	// part is partID's string for partOf == runCount, made once per run
 	// rather than once per delta.
-	part   string
-	partOf int
+	part     string
+	partOf   int
 	lastText string
 	resulted bool
 	// cumulative is Options.CumulativeDeltas.
