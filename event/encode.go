@@ -3,6 +3,7 @@ package event
 import (
 	"encoding/binary"
 	"encoding/json"
+	"io"
 	"math"
 	"math/bits"
 	"strconv"
@@ -23,30 +24,49 @@ import (
 // dst unchanged and json.Marshal's own error.
 func AppendJSON(dst []byte, e *Event) ([]byte, error) {
 	if !encodable(e) {
-		return dst, marshalError(e)
+		return dst, marshalError(e, true)
 	}
+	return appendEvent(dst, e, true), nil
+}
+
+// AppendPayload is AppendJSON without encoding/json's HTML escaping: byte
+// for byte what envelope.MarshalPayload(e) gives (an Encoder with
+// SetEscapeHTML(false), its newline dropped), the form of normalized_out
+// payloads in captures and of replay's normalized goldens (which add the
+// newline). <, > and & are written as they are, in strings and in
+// Tool.Input; U+2028 and U+2029 are still escaped in strings (encoding/json
+// always does) but not in Tool.Input (its compaction does not).
+func AppendPayload(dst []byte, e *Event) ([]byte, error) {
+	if !encodable(e) {
+		return dst, marshalError(e, false)
+	}
+	return appendEvent(dst, e, false), nil
+}
+
+// appendEvent appends e; html says whether <, > and & are escaped.
+func appendEvent(dst []byte, e *Event, html bool) []byte {
 	dst = append(dst, `{"kind":`...)
-	dst = appendString(dst, string(e.Kind))
+	dst = appendString(dst, string(e.Kind), html)
 	dst = append(dst, `,"phase":`...)
-	dst = appendString(dst, string(e.Phase))
-	dst = optString(dst, `,"sessionId":`, e.SessionID)
-	dst = optString(dst, `,"turnId":`, e.TurnID)
-	dst = optString(dst, `,"messageId":`, e.MessageID)
-	dst = optString(dst, `,"partId":`, e.PartID)
-	dst = optString(dst, `,"toolCallId":`, e.ToolCallID)
-	dst = optString(dst, `,"parentToolCallId":`, e.ParentToolCallID)
+	dst = appendString(dst, string(e.Phase), html)
+	dst = optString(dst, `,"sessionId":`, e.SessionID, html)
+	dst = optString(dst, `,"turnId":`, e.TurnID, html)
+	dst = optString(dst, `,"messageId":`, e.MessageID, html)
+	dst = optString(dst, `,"partId":`, e.PartID, html)
+	dst = optString(dst, `,"toolCallId":`, e.ToolCallID, html)
+	dst = optString(dst, `,"parentToolCallId":`, e.ParentToolCallID, html)
 	if a := e.Agent; a != nil {
-		dst = appendAgent(append(dst, `,"agent":`...), a)
+		dst = appendAgent(append(dst, `,"agent":`...), a, html)
 	}
-	dst = optString(dst, `,"messagePhase":`, string(e.MessagePhase))
-	dst = optString(dst, `,"text":`, e.Text)
+	dst = optString(dst, `,"messagePhase":`, string(e.MessagePhase), html)
+	dst = optString(dst, `,"text":`, e.Text, html)
 	if t := e.Tool; t != nil {
 		dst = append(dst, `,"tool":{"name":`...)
-		dst = appendString(dst, t.Name)
+		dst = appendString(dst, t.Name, html)
 		dst = append(dst, `,"summary":`...)
-		dst = appendString(dst, t.Summary)
+		dst = appendString(dst, t.Summary, html)
 		if len(t.Input) > 0 {
-			dst = appendCompact(append(dst, `,"input":`...), t.Input)
+			dst = appendCompact(append(dst, `,"input":`...), t.Input, html)
 		}
 		dst = append(dst, '}')
 	}
@@ -54,7 +74,7 @@ func AppendJSON(dst []byte, e *Event) ([]byte, error) {
 		dst = append(dst, `,"toolResult":{"isError":`...)
 		dst = strconv.AppendBool(dst, r.IsError)
 		dst = append(dst, `,"output":`...)
-		dst = appendString(dst, r.Output)
+		dst = appendString(dst, r.Output, html)
 		dst = append(dst, `,"outputBytes":`...)
 		dst = strconv.AppendInt(dst, int64(r.OutputBytes), 10)
 		dst = append(dst, '}')
@@ -77,7 +97,7 @@ func AppendJSON(dst []byte, e *Event) ([]byte, error) {
 	if r := e.Result; r != nil {
 		dst = append(dst, `,"result":{`...)
 		if r.Subtype != "" {
-			dst = appendString(append(dst, `"subtype":`...), r.Subtype)
+			dst = appendString(append(dst, `"subtype":`...), r.Subtype, html)
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `"isError":`...)
@@ -85,17 +105,17 @@ func AppendJSON(dst []byte, e *Event) ([]byte, error) {
 		dst = optInt(dst, `,"numTurns":`, int64(r.NumTurns))
 		dst = optFloat(dst, `,"costUsd":`, r.CostUSD)
 		dst = optInt(dst, `,"durationMs":`, r.DurationMs)
-		dst = optString(dst, `,"text":`, r.Text)
+		dst = optString(dst, `,"text":`, r.Text, html)
 		dst = append(dst, '}')
 	}
 	if x := e.Error; x != nil {
 		dst = append(dst, `,"error":{`...)
 		if x.Type != "" {
-			dst = appendString(append(dst, `"type":`...), x.Type)
+			dst = appendString(append(dst, `"type":`...), x.Type, html)
 			dst = append(dst, ',')
 		}
 		dst = append(dst, `"message":`...)
-		dst = appendString(dst, x.Message)
+		dst = appendString(dst, x.Message, html)
 		dst = append(dst, `,"fatal":`...)
 		dst = strconv.AppendBool(dst, x.Fatal)
 		dst = append(dst, '}')
@@ -106,36 +126,36 @@ func AppendJSON(dst []byte, e *Event) ([]byte, error) {
 		dst = optInt(dst, `,"maxRetries":`, int64(r.MaxRetries))
 		dst = optInt(dst, `,"delayMs":`, r.DelayMs)
 		dst = optInt(dst, `,"status":`, int64(r.Status))
-		dst = optString(dst, `,"error":`, r.Error)
+		dst = optString(dst, `,"error":`, r.Error, html)
 		dst = append(dst, '}')
 	}
 	if p := e.Permission; p != nil {
 		dst = append(dst, `,"permission":`...)
 		o := len(dst)
 		dst = append(dst, '{')
-		dst = optString(dst, `,"id":`, p.ID)
-		dst = optString(dst, `,"tool":`, p.Tool)
-		dst = optString(dst, `,"summary":`, p.Summary)
+		dst = optString(dst, `,"id":`, p.ID, html)
+		dst = optString(dst, `,"tool":`, p.Tool, html)
+		dst = optString(dst, `,"summary":`, p.Summary, html)
 		if len(p.Patterns) > 0 {
 			dst = append(dst, `,"patterns":[`...)
 			for i, s := range p.Patterns {
 				if i > 0 {
 					dst = append(dst, ',')
 				}
-				dst = appendString(dst, s)
+				dst = appendString(dst, s, html)
 			}
 			dst = append(dst, ']')
 		}
-		dst = optString(dst, `,"reply":`, p.Reply)
-		dst = optString(dst, `,"message":`, p.Message)
+		dst = optString(dst, `,"reply":`, p.Reply, html)
+		dst = optString(dst, `,"message":`, p.Message, html)
 		dst = closeObject(dst, o)
 	}
 	if r := e.RateLimit; r != nil {
 		dst = append(dst, `,"rateLimit":`...)
 		o := len(dst)
 		dst = append(dst, '{')
-		dst = optString(dst, `,"status":`, r.Status)
-		dst = optString(dst, `,"type":`, r.Type)
+		dst = optString(dst, `,"status":`, r.Status, html)
+		dst = optString(dst, `,"type":`, r.Type, html)
 		dst = optInt(dst, `,"resetsAt":`, r.ResetsAt)
 		dst = optFloat(dst, `,"utilization":`, r.Utilization)
 		dst = closeObject(dst, o)
@@ -144,20 +164,20 @@ func AppendJSON(dst []byte, e *Event) ([]byte, error) {
 		dst = append(dst, `,"hook":`...)
 		o := len(dst)
 		dst = append(dst, '{')
-		dst = optString(dst, `,"id":`, h.ID)
-		dst = optString(dst, `,"name":`, h.Name)
-		dst = optString(dst, `,"event":`, h.Event)
-		dst = optString(dst, `,"outcome":`, h.Outcome)
+		dst = optString(dst, `,"id":`, h.ID, html)
+		dst = optString(dst, `,"name":`, h.Name, html)
+		dst = optString(dst, `,"event":`, h.Event, html)
+		dst = optString(dst, `,"outcome":`, h.Outcome, html)
 		if h.ExitCode != nil {
 			dst = strconv.AppendInt(append(dst, `,"exitCode":`...), int64(*h.ExitCode), 10)
 		}
-		dst = optString(dst, `,"output":`, h.Output)
+		dst = optString(dst, `,"output":`, h.Output, html)
 		dst = closeObject(dst, o)
 	}
-	dst = optString(dst, `,"status":`, e.Status)
-	dst = optString(dst, `,"model":`, e.Model)
-	dst = optString(dst, `,"version":`, e.Version)
-	dst = optString(dst, `,"nativeType":`, e.NativeType)
+	dst = optString(dst, `,"status":`, e.Status, html)
+	dst = optString(dst, `,"model":`, e.Model, html)
+	dst = optString(dst, `,"version":`, e.Version, html)
+	dst = optString(dst, `,"nativeType":`, e.NativeType, html)
 	if len(e.Cause) > 0 {
 		dst = append(dst, `,"cause":[`...)
 		for i, c := range e.Cause {
@@ -168,18 +188,18 @@ func AppendJSON(dst []byte, e *Event) ([]byte, error) {
 		}
 		dst = append(dst, ']')
 	}
-	return append(dst, '}'), nil
+	return append(dst, '}')
 }
 
 // appendAgent appends an Agent object (every member omitempty).
-func appendAgent(dst []byte, a *Agent) []byte {
+func appendAgent(dst []byte, a *Agent, html bool) []byte {
 	o := len(dst)
 	dst = append(dst, '{')
-	dst = optString(dst, `,"id":`, a.ID)
-	dst = optString(dst, `,"name":`, a.Name)
-	dst = optString(dst, `,"description":`, a.Description)
-	dst = optString(dst, `,"status":`, a.Status)
-	dst = optString(dst, `,"summary":`, a.Summary)
+	dst = optString(dst, `,"id":`, a.ID, html)
+	dst = optString(dst, `,"name":`, a.Name, html)
+	dst = optString(dst, `,"description":`, a.Description, html)
+	dst = optString(dst, `,"status":`, a.Status, html)
+	dst = optString(dst, `,"summary":`, a.Summary, html)
 	return closeObject(dst, o)
 }
 
@@ -210,9 +230,12 @@ func encodable(e *Event) bool {
 
 func finite(f float64) bool { return !math.IsInf(f, 0) && !math.IsNaN(f) }
 
-// marshalError is json.Marshal's error for an event it cannot encode.
-func marshalError(e *Event) error {
-	_, err := json.Marshal(e)
+// marshalError is encoding/json's error for an event it cannot encode
+// (html: json.Marshal's; else an Encoder's without HTML escaping).
+func marshalError(e *Event, html bool) error {
+	enc := json.NewEncoder(io.Discard)
+	enc.SetEscapeHTML(html)
+	err := enc.Encode(e)
 	if err == nil {
 		// encodable and encoding/json disagree; never seen, and
 		// the differential tests and the fuzz target look for it.
@@ -221,11 +244,11 @@ func marshalError(e *Event) error {
 	return err
 }
 
-func optString(dst []byte, key, s string) []byte {
+func optString(dst []byte, key, s string, html bool) []byte {
 	if s == "" {
 		return dst
 	}
-	return appendString(append(dst, key...), s)
+	return appendString(append(dst, key...), s, html)
 }
 
 func optInt(dst []byte, key string, n int64) []byte {
@@ -277,30 +300,48 @@ var plain = func() (t [utf8.RuneSelf]bool) {
 	return t
 }()
 
+// plainNoHTML is plain without HTML escaping: '<', '>' and '&' are plain.
+var plainNoHTML = func() (t [utf8.RuneSelf]bool) {
+	t = plain
+	t['<'], t['>'], t['&'] = true, true, true
+	return t
+}()
+
 // special flags (in the high bit of each byte) the bytes of the
 // little-endian word w that appendString cannot copy as they are: control
 // bytes, '"', '\\', '<', '>', '&' and every byte of a multi-byte
 // sequence. The lowest flagged byte is exact (a borrow only flags bytes
 // above a real one), which is all the caller uses.
-func special(w uint64) uint64 {
+func special(w uint64, html bool) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	m := (w - ones*0x20) &^ w // bytes below 0x20
-	for _, c := range [...]uint64{'"', '\\', '<', '>', '&'} {
+	for _, c := range [...]uint64{'"', '\\'} {
 		x := w ^ (ones * c)
 		m |= (x - ones) &^ x
+	}
+	if html {
+		for _, c := range [...]uint64{'<', '>', '&'} {
+			x := w ^ (ones * c)
+			m |= (x - ones) &^ x
+		}
 	}
 	return (m | w) & highs // w's own high bits: bytes from 0x80
 }
 
-// appendString appends s as a JSON string with encoding/json's escaping.
-func appendString(dst []byte, s string) []byte {
+// appendString appends s as a JSON string with encoding/json's escaping
+// (html: of <, > and & too).
+func appendString(dst []byte, s string, html bool) []byte {
+	safe := &plain
+	if !html {
+		safe = &plainNoHTML
+	}
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		// Skip eight plain ASCII bytes at a time (the common case), then
 		// straight to the first byte of the word that is not.
 		for i+8 <= len(s) {
-			if m := special(binary.LittleEndian.Uint64([]byte(s[i : i+8]))); m != 0 {
+			if m := special(binary.LittleEndian.Uint64([]byte(s[i:i+8])), html); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
@@ -311,7 +352,7 @@ func appendString(dst []byte, s string) []byte {
 		}
 		b := s[i]
 		if b < utf8.RuneSelf {
-			if plain[b] {
+			if safe[b] {
 				i++
 				continue
 			}
@@ -358,24 +399,30 @@ func appendString(dst []byte, s string) []byte {
 }
 
 // appendCompact appends the valid JSON text raw as encoding/json writes a
-// json.RawMessage: white space outside strings dropped, <, > and & written
-// as \u003c, \u003e and \u0026, U+2028 and U+2029 as \u2028 and \u2029;
-// everything else (invalid UTF-8 included) as it is.
-func appendCompact(dst, raw []byte) []byte {
+// json.RawMessage: white space outside strings dropped and, with html, <,
+// > and & written as \u003c, \u003e and \u0026 and U+2028 and U+2029 as
+// \u2028 and \u2029; everything else (invalid UTF-8 included) as it is.
+func appendCompact(dst, raw []byte, html bool) []byte {
 	start := 0
 	inString := false
 	for i := 0; i < len(raw); i++ {
 		c := raw[i]
+		if html {
+			switch {
+			case c == '<' || c == '>' || c == '&':
+				dst = append(dst, raw[start:i]...)
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+				start = i + 1
+				continue
+			case c == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
+				dst = append(dst, raw[start:i]...)
+				dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[raw[i+2]&0xF])
+				i += 2
+				start = i + 1
+				continue
+			}
+		}
 		switch {
-		case c == '<' || c == '>' || c == '&':
-			dst = append(dst, raw[start:i]...)
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			start = i + 1
-		case c == 0xE2 && i+2 < len(raw) && raw[i+1] == 0x80 && raw[i+2]&^1 == 0xA8:
-			dst = append(dst, raw[start:i]...)
-			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[raw[i+2]&0xF])
-			i += 2
-			start = i + 1
 		case inString:
 			switch c {
 			case '\\':

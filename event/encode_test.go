@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/evcap/evcap/bench/gen"
+	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/provider"
 	"github.com/evcap/evcap/providers"
@@ -41,6 +42,29 @@ func sameAsMarshal(t testing.TB, e *event.Event) {
 		}
 	case !bytes.Equal(got, want):
 		t.Fatalf("AppendJSON differs from json.Marshal\n got: %s\nwant: %s", got, want)
+	}
+	samePayload(t, e)
+}
+
+// samePayload is sameAsMarshal for AppendPayload and
+// envelope.MarshalPayload (no HTML escaping).
+func samePayload(t testing.TB, e *event.Event) {
+	t.Helper()
+	want, werr := envelope.MarshalPayload(e)
+	got, gerr := event.AppendPayload([]byte("keep"), e)
+	if !bytes.HasPrefix(got, []byte("keep")) {
+		t.Fatalf("AppendPayload lost the bytes already in dst: %q", got)
+	}
+	got = got[len("keep"):]
+	switch {
+	case (werr == nil) != (gerr == nil):
+		t.Fatalf("MarshalPayload error %v, AppendPayload error %v for %#v", werr, gerr, e)
+	case werr != nil:
+		if werr.Error() != gerr.Error() || len(got) != 0 {
+			t.Fatalf("errors differ: MarshalPayload %q, AppendPayload %q (appended %q)", werr, gerr, got)
+		}
+	case !bytes.Equal(got, want):
+		t.Fatalf("AppendPayload differs from envelope.MarshalPayload\n got: %s\nwant: %s", got, want)
 	}
 }
 
