@@ -54,6 +54,12 @@ type Descriptor struct {
 	// Deltas returns a fresh tracker of one native stream's streamed
 	// delta blocks.
 	Deltas func() Deltas
+	// ReadsCumulative reports that Normalizer honours
+	// Options.CumulativeDeltas. For the other providers the option changes
+	// nothing, so a tool that rewrites a stream's deltas into cumulative
+	// snapshots (replay's cumulative rechunking) cannot check the result
+	// with their normalizer.
+	ReadsCumulative bool
 	// VolatileIDKeys are JSON object keys whose string values are per-run
 	// ids (sanitize pseudonymizes them), sorted.
 	VolatileIDKeys []string

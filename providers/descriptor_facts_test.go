@@ -2,11 +2,13 @@ package providers_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/provider"
 	"github.com/evcap/evcap/providers"
@@ -120,4 +122,44 @@ func firstLine(t *testing.T, file string) []byte {
 		}
 	})
 	return first
+}
+
+// TestReadsCumulative: ReadsCumulative is what the normalizer does. On a
+// real stream with deltas, the CumulativeDeltas option changes the events
+// of a provider that says it reads cumulative snapshots, and changes none
+// of one that says it does not (Codex, on the legacy proto stream's 270
+// delta lines).
+func TestReadsCumulative(t *testing.T) {
+	files := map[string]string{
+		"claude":   filepath.Join(corpustest.Dir(t), "claude", "long-text-partial.stdout.jsonl"),
+		"codex":    codexProto,
+		"gemini":   filepath.Join(corpustest.Dir(t), "gemini", "long-text.stdout.jsonl"),
+		"opencode": filepath.Join(corpustest.Dir(t), "opencode", "serve-tools.stdout.jsonl"),
+	}
+	for _, d := range providers.All() {
+		file, ok := files[d.Name]
+		if !ok {
+			t.Errorf("%s: no stream with deltas to check ReadsCumulative on", d.Name)
+			continue
+		}
+		events := func(o provider.Options) string {
+			n := d.Normalizer(o)
+			var all []event.Event
+			corpustest.EachLine(t, file, func(ref int64, line []byte) {
+				all = append(all, n.Line(ref, line)...)
+			})
+			b, err := json.Marshal(append(all, n.End()...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return string(b)
+		}
+		pieces, cumulative := events(provider.Options{}), events(provider.Options{CumulativeDeltas: true})
+		if len(pieces) < 100 {
+			t.Fatalf("%s: no events from %s", d.Name, file)
+		}
+		if differ := pieces != cumulative; differ != d.ReadsCumulative {
+			t.Errorf("%s: ReadsCumulative is %v, but CumulativeDeltas changes the events of %s: %v", d.Name, d.ReadsCumulative, file, differ)
+		}
+	}
 }

@@ -26,10 +26,11 @@ func Provider() provider.Descriptor {
 		Normalizer: func(o provider.Options) event.Normalizer {
 			return NewWithOptions(Options{CumulativeDeltas: o.CumulativeDeltas})
 		},
-		History:       func() event.Normalizer { return NewHistory() },
-		DetectHistory: detectHistoryLine,
-		HistoryTime:   func(line []byte) time.Time { return rfc3339(line, "timestamp") },
-		Deltas:        func() provider.Deltas { return NewDeltas() },
+		History:         func() event.Normalizer { return NewHistory() },
+		DetectHistory:   detectHistoryLine,
+		HistoryTime:     func(line []byte) time.Time { return rfc3339(line, "timestamp") },
+		Deltas:          func() provider.Deltas { return NewDeltas() },
+		ReadsCumulative: true,
 		VolatileIDKeys: []string{"id", "parent_tool_use_id", "request_id", "sessionId", "session_id",
 			"tool_use_id", "uuid"},
 		VolatileIDPrefixes: []string{"msg_", "req_", "srvtoolu_", "toolu_"},

@@ -31,8 +31,9 @@ func Provider() provider.Descriptor {
 		HistoryTime: func(line []byte) time.Time {
 			return rfc3339(line, "timestamp", "$set.lastUpdated", "startTime", "lastUpdated")
 		},
-		Deltas:         func() provider.Deltas { return NewDeltas() },
-		VolatileIDKeys: []string{"id", "sessionId", "session_id", "tool_id"},
+		Deltas:          func() provider.Deltas { return NewDeltas() },
+		ReadsCumulative: true,
+		VolatileIDKeys:  []string{"id", "sessionId", "session_id", "tool_id"},
 		// gemini -p … --output-format stream-json.
 		JSONOutputArgs: []string{"--output-format", "stream-json"},
 		// ~/.gemini/tmp/<project>/chats/session-<time>-<id head>.jsonl, one

@@ -34,6 +34,7 @@ func Provider() provider.Descriptor {
 		DetectHistory:      detectHistoryLine,
 		HistoryTime:        historyTime,
 		Deltas:             func() provider.Deltas { return NewDeltas() },
+		ReadsCumulative:    true,
 		VolatileIDKeys:     []string{"callID", "id", "messageID", "parentID", "partID", "requestID", "sessionID"},
 		VolatileIDPrefixes: []string{"call_", "evt_", "msg_", "per_", "prt_", "que_", "ses_"},
 		// opencode run --format json (the server's /event bus needs no flag).
