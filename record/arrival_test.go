@@ -2,6 +2,7 @@ package record
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/redact"
+	"github.com/tidwall/gjson"
 )
 
 // pacerEnv makes the test binary a child that writes the lines of a file
@@ -191,19 +193,30 @@ func TestStdinRecordedAsNativeOut(t *testing.T) {
 		`{"type":"user","message":{"role":"user","content":"hi"}}`,
 		`{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"allow","note":"ghp_abcdefghijklmnopqrstuvwxyz0123456789"}}}`,
 	}
-	go func() {
-		for _, l := range lines {
-			inW.WriteString(l + "\n")
-			time.Sleep(50 * time.Millisecond)
-		}
-		inW.Close()
-	}()
 	out := filepath.Join(t.TempDir(), "c.jsonl")
+	// Each input line (and then the end of the input) is written once the
+	// child's echo of the one before is in the capture, so the expected
+	// order does not depend on how fast the child runs.
+	fed := make(chan error, 1)
+	go func() {
+		defer inW.Close()
+		for i, echo := range []string{"user", "control_response"} {
+			inW.WriteString(lines[i] + "\n")
+			if err := waitRecorded(out, envelope.StageNativeIn, echo); err != nil {
+				fed <- err
+				return
+			}
+		}
+		fed <- nil
+	}()
 	var echoed lockedWriter
 	res, err := Command([]string{"cat"}, Options{Output: out, Redactor: red, Stdin: inR, RecordStdin: true, Passthrough: &echoed})
 	inR.Close()
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("record: %v, exit %d", err, res.ExitCode)
+	}
+	if err := <-fed; err != nil {
+		t.Fatalf("the child's echo: %v", err)
 	}
 	if got, want := string(echoed.snapshot()), lines[0]+"\n"+lines[1]+"\n"; got != want {
 		t.Errorf("the child read %q, want %q", got, want)
@@ -234,17 +247,27 @@ func TestPermissionAnswerNormalized(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		inW.WriteString(`{"type":"user","message":{"role":"user","content":"write notes"}}` + "\n")
-		time.Sleep(100 * time.Millisecond)
-		inW.WriteString(`{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"allow","updatedInput":{"file_path":"notes.md"}}}}` + "\n")
-		inW.Close()
-	}()
 	out := filepath.Join(t.TempDir(), "c.jsonl")
+	// The answer is written once the request is in the capture, as an
+	// integration answers it after reading it.
+	fed := make(chan error, 1)
+	go func() {
+		defer inW.Close()
+		inW.WriteString(`{"type":"user","message":{"role":"user","content":"write notes"}}` + "\n")
+		if err := waitRecorded(out, envelope.StageNativeIn, "control_request"); err != nil {
+			fed <- err
+			return
+		}
+		inW.WriteString(`{"type":"control_response","response":{"subtype":"success","request_id":"r1","response":{"behavior":"allow","updatedInput":{"file_path":"notes.md"}}}}` + "\n")
+		fed <- nil
+	}()
 	res, err := Command([]string{"sh", "-c", script}, Options{Provider: "claude", NewNormalizer: allNormalizers, Output: out, Stdin: inR, RecordStdin: true})
 	inR.Close()
 	if err != nil || res.ExitCode != 0 {
 		t.Fatalf("record: %v, exit %d", err, res.ExitCode)
+	}
+	if err := <-fed; err != nil {
+		t.Fatalf("the permission request: %v", err)
 	}
 	recs := readCapture(t, out)
 	var answer int64
@@ -262,5 +285,34 @@ func TestPermissionAnswerNormalized(t *testing.T) {
 	}
 	if want := fmt.Sprintf("cause=[%d]", answer); !strings.Contains(perms[1], `"phase":"completed"`) || !strings.Contains(perms[1], `"reply":"allow"`) || !strings.HasSuffix(perms[1], want) {
 		t.Errorf("the reply event is %s, want a completed allow caused by %d", perms[1], answer)
+	}
+}
+
+// recordedGuard bounds waitRecorded: a hang guard only, far above the
+// milliseconds the wait takes even on a loaded machine.
+const recordedGuard = 30 * time.Second
+
+// waitRecorded waits until the capture being written at path holds a
+// whole record of the stage whose eventType is eventType or starts with
+// eventType + "/". The capture's writer flushes every 50 ms, so a record
+// reaches the file soon after it is sequenced; the wait is on that
+// condition, not on a guessed delay.
+func waitRecorded(path string, stage envelope.Stage, eventType string) error {
+	deadline := time.Now().Add(recordedGuard)
+	for {
+		if data, err := os.ReadFile(path); err == nil {
+			if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+				for _, l := range bytes.Split(data[:i], []byte("\n")) {
+					et := gjson.GetBytes(l, "eventType").String()
+					if gjson.GetBytes(l, "stage").String() == string(stage) && (et == eventType || strings.HasPrefix(et, eventType+"/")) {
+						return nil
+					}
+				}
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no %s %s record in %s after %v", stage, eventType, path, recordedGuard)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
