@@ -15,7 +15,7 @@ import (
 //
 // Forms: NAME=value, NAME: value, export NAME=value, "name": "value" (in
 // JSON that did not parse, and as key and value of parsed JSON, see
-// credentialPair), --name value and --name=value.
+// (*fileScan).credentialName and machineMade), --name value and --name=value.
 
 // assignRe finds NAME<sep> in text; the value after the separator is
 // taken by assignValue. Names cannot hold the separators, so successive
@@ -63,12 +63,6 @@ func credentialAssignments(text string) [][2]int {
 		}
 	}
 	return out
-}
-
-// credentialPair reports a parsed JSON member whose key names a
-// credential and whose string value looks machine-made.
-func credentialPair(key, value string) bool {
-	return credentialName(key) && machineMade(value)
 }
 
 // credentialWords are words that name a credential on their own.

@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"math"
 	"sort"
 	"strings"
 
@@ -193,6 +194,19 @@ func (bs *blockSet) end(prefixes []string, check func(*block)) {
 		check(bs.open[k])
 		delete(bs.open, k)
 	}
+}
+
+// firstLine is the line of the earliest part an open block holds
+// (math.MaxInt64 when none is open): a block's findings name the lines of
+// its parts.
+func (bs *blockSet) firstLine() int64 {
+	first := int64(math.MaxInt64)
+	for _, b := range bs.open {
+		for _, o := range b.origins {
+			first = min(first, o.line)
+		}
+	}
+	return first
 }
 
 // endAll checks every open block (at the end of a file).

@@ -2,7 +2,6 @@ package scan
 
 import (
 	"encoding/base64"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -25,9 +24,9 @@ type hit struct {
 	secret string
 }
 
-// check runs every rule on text and on its decodings, and calls report
-// for each hit. It never skips a rule because of what the text looks like:
-// the regular expressions themselves look for their literal prefixes.
+// check runs the rules on text and on its decodings, and calls report for
+// each hit. A rule is skipped only where the prefilter proves it cannot
+// match (the text lacks a literal every match holds, or is too short).
 func (m *matcher) check(text string, report func(hit)) {
 	m.checkAt(text, "", 0, 0, report)
 }
@@ -36,8 +35,15 @@ func (m *matcher) checkAt(text, via string, depth, base int, report func(hit)) {
 	if text == "" {
 		return
 	}
+	if m.pf != nil {
+		m.pf.search(text)
+	}
+
 	for i := range m.rules {
 		r := &m.rules[i]
+		if m.pf != nil && !m.pf.admits(i, text) {
+			continue
+		}
 		for _, mm := range r.re.FindAllStringSubmatchIndex(text, -1) {
 			if mm[2*r.group] < 0 {
 				continue
@@ -56,7 +62,7 @@ func (m *matcher) checkAt(text, via string, depth, base int, report func(hit)) {
 			report(hit{rule: r.id, via: via, start: at, secret: sec})
 		}
 	}
-	if m.credential {
+	if m.credential && (m.pf == nil || m.pf.admits(len(m.rules)+entryCredential, text)) {
 		for _, sp := range credentialAssignments(text) {
 			sec := text[sp[0]:sp[1]]
 			if m.allowed(sec) {
@@ -96,21 +102,61 @@ func (m *matcher) checkAt(text, via string, depth, base int, report func(hit)) {
 		}
 	}
 	budget := maxDecode
-	for _, c := range b64Run.FindAllStringIndex(text, -1) {
-		if budget <= 0 {
+	for from := 0; budget > 0; {
+		c0, c1 := nextB64Run(text, from)
+		if c0 < 0 {
 			break
 		}
-		cand := text[c[0]:c[1]]
+		from = c1
+		cand := text[c0:c1]
 		budget -= len(cand)
 		if d, ok := decodeBase64(cand); ok {
-			m.checkAt(d, sub("base64"), depth+1, at(c[0]), report)
+			m.checkAt(d, sub("base64"), depth+1, at(c0), report)
 		}
 	}
 }
 
-// b64Run is a candidate for base64 or base64url: 16 or more characters of
-// either alphabet, with optional padding.
-var b64Run = regexp.MustCompile(`[A-Za-z0-9+/_-]{16,}={0,2}`)
+// A candidate for base64 or base64url is what `[A-Za-z0-9+/_-]{16,}={0,2}`
+// matches: 16 or more characters of either alphabet, with optional
+// padding. nextB64Run finds those matches without the regexp engine;
+// TestNextB64RunIsTheRegexp holds the two equal.
+
+// b64Byte are the bytes of the candidate's class.
+var b64Byte = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '_' || c == '-'
+	}
+	return t
+}()
+
+// nextB64Run returns the next candidate in text at or after from, as the
+// expression's FindAllStringIndex would (-1, -1 when there is none): the
+// leftmost place 16 class bytes start is the start of a maximal run (a
+// start inside a shorter run has fewer still), the greedy match takes the
+// whole run and up to two "=" (not in the class, so the next run starts
+// after them). The class is ASCII: bytes of other runes end a run, as the
+// runes do.
+func nextB64Run(text string, from int) (int, int) {
+	for i := from; i < len(text); {
+		if !b64Byte[text[i]] {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && b64Byte[text[j]] {
+			j++
+		}
+		if j-i >= 16 {
+			e := j
+			for e < len(text) && e < j+2 && text[e] == '=' {
+				e++
+			}
+			return i, e
+		}
+		i = j
+	}
+	return -1, -1
+}
 
 // decodeBase64 decodes s in whichever alphabet its characters allow and
 // keeps the result only when it is printable text: a secret someone

@@ -8,10 +8,12 @@
 // paths for lines it has proved clean); a gate that shared those shortcuts
 // would share their blind spots, and would call clean exactly what the
 // redactor missed. So scan has its own rules (rules.go), its own matcher
-// (each rule's regular expression runs on every piece of text it is given;
-// the only shortcut is a literal the expression itself requires, tested on
-// the same decoded text) and its own view of the input. That view is what
-// a reader would see, not the bytes on disk:
+// and its own view of the input. The matcher's only shortcut is its own
+// prefilter (prefilter.go): literals derived mechanically from each rule's
+// regular expression, that every match must hold, found with one search
+// per piece of decoded text; a rule is skipped only where its expression
+// provably cannot match, never because of a keyword list shared with
+// redact. The view is what a reader would see, not the bytes on disk:
 //
 //   - every JSON string is fully unescaped, and object keys are checked as
 //     well as values;
@@ -37,6 +39,10 @@
 //
 // Input that is neither a capture, a fixture nor a file of a fixture tree
 // or bundle is refused with ErrNotScannable rather than called clean.
+//
+// Read and Paths return every finding; a Tally (TallyContext) counts them
+// per file and rule and keeps only the first few of each, which is what
+// `evcap scan` prints, so its memory does not grow with the findings.
 //
 // The package does not change anything: sanitize does that. It does not
 // know the machine it runs on either: callers pass the home, project and

@@ -12,6 +12,9 @@ type Group struct {
 	Rule     string     `json:"rule"`
 	Count    int        `json:"count"`
 	Findings []Location `json:"findings"`
+	// Omitted is how many of Count are not listed in Findings (a Tally
+	// keeps only the first few of a group).
+	Omitted int `json:"omitted,omitempty"`
 }
 
 // Location is where in a file one finding is.
@@ -77,7 +80,8 @@ func NewReport(res Result) Report {
 
 // WriteText prints groups for a person: a heading per file and rule with
 // its count, then one indented line per finding, LINE:SEQUENCE and the
-// JSON pointer (and the decoding it took to see it).
+// JSON pointer (and the decoding it took to see it), and how many more
+// there are when the group lists only the first few.
 func WriteText(w io.Writer, groups []Group) error {
 	for _, g := range groups {
 		if _, err := fmt.Fprintf(w, "%s: %s (%d)\n", g.File, g.Rule, g.Count); err != nil {
@@ -92,6 +96,11 @@ func WriteText(w io.Writer, groups []Group) error {
 				s += " (" + l.Decoded + ")"
 			}
 			if _, err := fmt.Fprintln(w, s); err != nil {
+				return err
+			}
+		}
+		if g.Omitted > 0 {
+			if _, err := fmt.Fprintf(w, "  … and %d more\n", g.Omitted); err != nil {
 				return err
 			}
 		}

@@ -78,7 +78,7 @@ func (m *matcher) pathHits(text, via string, base int, report func(hit)) {
 			}
 		}
 	}
-	if !m.anyHome {
+	if !m.anyHome || m.pf != nil && !m.pf.admits(len(m.rules)+entryOtherHome, text) {
 		return
 	}
 	for _, mm := range otherHome.FindAllStringSubmatchIndex(text, -1) {

@@ -85,7 +85,17 @@ type matcher struct {
 	anyHome    bool
 	allowExact map[string]bool
 	allowRe    []*regexp.Regexp
+	// pf gates the rules (entries: each rule in order, then the
+	// credential check, then the other-home check); nil runs them all.
+	pf *prefilter
 }
+
+// Prefilter entries after the rules.
+const (
+	entryCredential = iota
+	entryOtherHome
+	extraEntries
+)
 
 func (m *matcher) allowed(s string) bool {
 	if m.allowExact[s] {
@@ -105,6 +115,10 @@ type Scanner struct {
 	opts     Options
 	disabled map[string]bool
 	base     []rule
+	pf       *prefilter
+	// noPrefilter runs every rule on every text (the differential tests
+	// compare the two).
+	noPrefilter bool
 	// ctx, set only on the copy PathsContext and ReadContext make,
 	// stops a scan at the next line once it is done.
 	ctx context.Context
@@ -142,15 +156,45 @@ func New(opts Options) (*Scanner, error) {
 			s.base = append(s.base, r)
 		}
 	}
+	specs, err := s.specs()
+	if err != nil {
+		return nil, err
+	}
+	s.pf = newPrefilter(specs)
 	if _, err := s.matcher(""); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
+// specs derives the prefilter's requirements: one per rule of s.base, in
+// order, then the credential check and the other-home check.
+func (s *Scanner) specs() ([]filterSpec, error) {
+	specs := make([]filterSpec, 0, len(s.base)+extraEntries)
+	for _, r := range s.base {
+		sp, err := specOf(r.id, r.re)
+		if err != nil {
+			return nil, err
+		}
+		specs = append(specs, sp)
+	}
+	cred, err := credentialSpec()
+	if err != nil {
+		return nil, fmt.Errorf("scan: %s: %w", RuleCredential, err)
+	}
+	home, err := specOf(RulePathOtherHome, otherHome)
+	if err != nil {
+		return nil, err
+	}
+	return append(specs, cred, home), nil
+}
+
 func (s *Scanner) matcher(project string) (*matcher, error) {
 	m := &matcher{rules: s.base, credential: !s.disabled[RuleCredential], anyHome: !s.opts.NoAnyHome && !s.disabled[RulePathOtherHome],
 		allowExact: map[string]bool{}}
+	if !s.noPrefilter {
+		m.pf = s.pf.instance()
+	}
 	for _, n := range needles(s.opts.Home, project, s.opts.Temp) {
 		if !s.disabled[n.rule] {
 			m.paths = append(m.paths, n)
@@ -174,18 +218,29 @@ func (s *Scanner) matcher(project string) (*matcher, error) {
 // an evcap record, or a fixture that does not start like one, is refused
 // with ErrNotScannable.
 func (s *Scanner) Read(r io.Reader, name string, kind Kind) ([]Finding, error) {
+	f, err := s.read(r, name, kind, nil)
+	if f == nil {
+		return nil, err
+	}
+	return f.sorted(), err
+}
+
+// read scans one file. Findings go to emit as they are found, or, when
+// emit is nil, into the returned fileScan's out. The fileScan is nil when
+// the file was refused.
+func (s *Scanner) read(r io.Reader, name string, kind Kind, emit func(Finding)) (*fileScan, error) {
 	m, err := s.matcher(s.opts.Project)
 	if err != nil {
 		return nil, err
 	}
 	f := &fileScan{s: s, m: m, name: name, kind: kind, project: s.opts.Project, seen: map[findKey]bool{},
-		pem: map[string]*pemState{}}
+		pem: map[string]*pemState{}, emit: emit}
 	lr := lines.NewReader(r)
 	first := true
 	for {
 		if s.ctx != nil {
 			if err := context.Cause(s.ctx); err != nil {
-				return f.sorted(), err
+				return f, err
 			}
 		}
 		line, err := lr.Next()
@@ -193,7 +248,7 @@ func (s *Scanner) Read(r io.Reader, name string, kind Kind) ([]Finding, error) {
 			break
 		}
 		if err != nil && !errors.Is(err, lines.ErrTorn) {
-			return f.sorted(), fmt.Errorf("scan %s: line %d: %w", name, lr.Line()+1, err)
+			return f, fmt.Errorf("scan %s: line %d: %w", name, lr.Line()+1, err)
 		}
 		if first && len(bytes.TrimSpace(line)) > 0 {
 			first = false
@@ -202,14 +257,15 @@ func (s *Scanner) Read(r io.Reader, name string, kind Kind) ([]Finding, error) {
 			}
 		}
 		if err := f.line(line, lr.Line()); err != nil {
-			return f.sorted(), err
+			return f, err
 		}
+		f.forget(lr.Line())
 	}
 	if first && kind != KindFile {
 		return nil, fmt.Errorf("scan %s: %w: the file is empty", name, ErrNotScannable)
 	}
 	f.blocks.endAll(f.checkBlock)
-	return f.sorted(), nil
+	return f, nil
 }
 
 // Sniff says what kind a file is from its first non-empty line, or 0 when
@@ -247,6 +303,29 @@ type fileScan struct {
 	// pem follows private-key blocks across the lines of each text
 	// stream (stderr, non-JSON stdout, a text file).
 	pem map[string]*pemState
+	// names caches credentialName of object keys (a file repeats few).
+	names map[string]bool
+	// emit, when set, takes each finding instead of out.
+	emit func(Finding)
+	// seenKept is the size of seen after forget last ran.
+	seenKept int
+}
+
+// maxNames bounds the names cache.
+const maxNames = 4096
+
+// credentialName is credentialName(key), remembered.
+func (f *fileScan) credentialName(key string) bool {
+	v, ok := f.names[key]
+	if ok {
+		return v
+	}
+	v = credentialName(key)
+	if f.names == nil || len(f.names) >= maxNames {
+		f.names = map[string]bool{}
+	}
+	f.names[key] = v
+	return v
 }
 
 func (f *fileScan) sniff(line []byte) error {
@@ -270,7 +349,32 @@ func (f *fileScan) add(x Finding) {
 	}
 	f.seen[k] = true
 	x.File = f.name
+	if f.emit != nil {
+		f.emit(x)
+		return
+	}
 	f.out = append(f.out, x)
+}
+
+// forget drops what seen holds of lines no finding can name any more,
+// once line n is done: findings name the line being read, or, for a block
+// of deltas, the line of one of its parts, so lines before both the next
+// line and every open block's first part are over. It runs when seen has
+// doubled since it last did, so its cost is spread over the findings.
+func (f *fileScan) forget(n int64) {
+	if len(f.seen) < 4096 || len(f.seen) < 2*f.seenKept {
+		return
+	}
+	floor := min(n+1, f.blocks.firstLine())
+	kept := make(map[findKey]bool, len(f.seen)/2)
+	for k := range f.seen {
+		if k.line >= floor {
+			kept[k] = true
+		}
+	}
+	// A new map: deleting from a Go map does not give its memory back.
+	f.seen = kept
+	f.seenKept = max(len(kept), 2048)
 }
 
 func (f *fileScan) sorted() []Finding {
@@ -415,7 +519,7 @@ func (f *fileScan) walk(v gjson.Result, ptr string, n, seq int64, key string, de
 				// not spell it out.
 				p = ptr + "/" + keyStandIn
 			}
-			if x.Type == gjson.String && credentialPair(ks, x.String()) && !f.m.allowed(x.String()) && !f.s.disabled[RuleCredential] {
+			if x.Type == gjson.String && f.credentialName(ks) && machineMade(x.String()) && !f.m.allowed(x.String()) && !f.s.disabled[RuleCredential] {
 				f.add(Finding{Line: n, Sequence: seq, Rule: RuleCredential, Pointer: p})
 			}
 			f.walk(x, p, n, seq, ks, depth+1)

@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -21,6 +22,31 @@ const FixtureFile = "fixture.json"
 type Result struct {
 	Findings []Finding
 	Files    int
+	// tally, when set, takes the findings instead of Findings.
+	tally *Tally
+}
+
+// readInto scans one file into res.
+func (s *Scanner) readInto(r io.Reader, name string, kind Kind, res *Result) error {
+	res.Files++
+	if res.tally != nil {
+		_, err := s.read(r, name, kind, res.tally.Add)
+		return err
+	}
+	found, err := s.Read(r, name, kind)
+	res.Findings = append(res.Findings, found...)
+	return err
+}
+
+// TallyContext scans paths as PathsContext does, but counts the findings
+// into t instead of returning them all, and returns how many files were
+// read: memory stays bounded however many findings there are.
+func (s *Scanner) TallyContext(ctx context.Context, paths []string, t *Tally) (int, error) {
+	c := *s
+	c.ctx = ctx
+	res := Result{tally: t}
+	err := c.paths(paths, &res)
+	return res.Files, err
 }
 
 // Paths scans files and directory trees. A file given by name must be a
@@ -32,25 +58,30 @@ type Result struct {
 // are not read.
 func (s *Scanner) Paths(paths []string) (Result, error) {
 	var res Result
+	err := s.paths(paths, &res)
+	return res, err
+}
+
+func (s *Scanner) paths(paths []string, res *Result) error {
 	for _, p := range paths {
 		fi, err := os.Stat(p)
 		if err != nil {
-			return res, fmt.Errorf("scan: %w", err)
+			return fmt.Errorf("scan: %w", err)
 		}
 		switch {
 		case fi.IsDir():
-			if err := s.dir(p, &res); err != nil {
-				return res, err
+			if err := s.dir(p, res); err != nil {
+				return err
 			}
 		case !fi.Mode().IsRegular():
-			return res, fmt.Errorf("scan %s: %w: it is a %s, not a regular file", p, ErrNotScannable, modeName(fi.Mode()))
+			return fmt.Errorf("scan %s: %w: it is a %s, not a regular file", p, ErrNotScannable, modeName(fi.Mode()))
 		default:
-			if err := s.named(p, &res); err != nil {
-				return res, err
+			if err := s.named(p, res); err != nil {
+				return err
 			}
 		}
 	}
-	return res, nil
+	return nil
 }
 
 func modeName(m fs.FileMode) string {
@@ -87,10 +118,7 @@ func (s *Scanner) named(p string, res *Result) error {
 	} else {
 		kind = KindCapture
 	}
-	found, err := s.Read(br, p, kind)
-	res.Files++
-	res.Findings = append(res.Findings, found...)
-	if err != nil {
+	if err := s.readInto(br, p, kind, res); err != nil {
 		return err
 	}
 	// A fixture.json named on its own brings its directory along.
@@ -168,10 +196,7 @@ func (s *Scanner) file(p string, kind Kind, res *Result) error {
 		return fmt.Errorf("scan: %w", err)
 	}
 	defer f.Close()
-	found, err := s.Read(f, p, kind)
-	res.Files++
-	res.Findings = append(res.Findings, found...)
-	return err
+	return s.readInto(f, p, kind, res)
 }
 
 // zip scans every entry of a bundle: captures as captures, fixture.json as
@@ -196,10 +221,8 @@ func (s *Scanner) zip(r io.ReaderAt, size int64, name string, res *Result) error
 		if err != nil {
 			return fmt.Errorf("scan %s: %s: %w", name, e.Name, err)
 		}
-		found, err := s.Read(rc, name+":"+e.Name, kind)
+		err = s.readInto(rc, name+":"+e.Name, kind, res)
 		rc.Close()
-		res.Files++
-		res.Findings = append(res.Findings, found...)
 		if err != nil {
 			return err
 		}

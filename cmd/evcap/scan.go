@@ -13,6 +13,7 @@ func newScanCmd(s streams) *cobra.Command {
 	var (
 		paths  machinePaths
 		asJSON bool
+		shown  int
 	)
 	cmd := &cobra.Command{
 		Use:   "scan PATH...",
@@ -30,9 +31,10 @@ entry). In a directory it reads every *.jsonl and every fixture directory
 whole (fixture.json and every file under it, goldens included); other files
 are not read. Findings are grouped by file and rule, one line per finding:
 LINE:SEQUENCE and the JSON pointer of the string it is in (SEQUENCE is 0 for
-lines without one), and how it had to be decoded to be seen. The secret itself
-is never printed. The allowlist, custom rules and disabled rules of
-.evcap.toml are honoured.
+lines without one), and how it had to be decoded to be seen; past --shown
+findings of one file and rule, a group says how many more there are (its
+count is always exact). The secret itself is never printed. The allowlist,
+custom rules and disabled rules of .evcap.toml are honoured.
 
 Exit status: 0 when everything is clean, 1 when anything was found, 2 when an
 input is not a capture, fixture or bundle (or cannot be read), since scan
@@ -40,7 +42,8 @@ cannot call clean what it could not check.`,
 		Example: `  evcap scan testdata/fixtures
   evcap scan run.jsonl run.bundle.zip
   evcap scan --json fixtures/ | jq '.groups[] | {file, rule, count}'
-  evcap scan --home /home/ci --tmp /tmp fixtures/`,
+  evcap scan --home /home/ci --tmp /tmp fixtures/
+  evcap scan --shown 0 run.jsonl   # every finding, not the first 100 per rule`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			home, project, _, tmp, cfg, err := paths.resolve()
@@ -51,7 +54,8 @@ cannot call clean what it could not check.`,
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
-			res, err := sc.PathsContext(cmd.Context(), args)
+			tally := scan.NewTally(shown)
+			files, err := sc.TallyContext(cmd.Context(), args, tally)
 			if err != nil {
 				if errors.Is(err, scan.ErrNotScannable) {
 					err = fmt.Errorf("%w (give captures, fixture.json files, fixture directories or bundles)", err)
@@ -59,21 +63,22 @@ cannot call clean what it could not check.`,
 				return &exitError{code: 2, err: err}
 			}
 			if asJSON {
-				b, err := json.MarshalIndent(scan.NewReport(res), "", "  ")
+				b, err := json.MarshalIndent(tally.Report(files), "", "  ")
 				if err != nil {
 					return err
 				}
 				fmt.Fprintf(s.out, "%s\n", b)
-			} else if err := scan.WriteText(s.out, scan.GroupFindings(res.Findings)); err != nil {
+			} else if err := scan.WriteText(s.out, tally.Groups()); err != nil {
 				return err
 			}
-			if n := len(res.Findings); n > 0 {
-				return &exitError{code: 1, err: fmt.Errorf("scan: %d finding(s) in %d file(s) read; run evcap sanitize on them", n, res.Files)}
+			if n := tally.Findings(); n > 0 {
+				return &exitError{code: 1, err: fmt.Errorf("scan: %d finding(s) in %d file(s) read; run evcap sanitize on them", n, files)}
 			}
 			return nil
 		},
 	}
 	paths.flags(cmd)
+	cmd.Flags().IntVar(&shown, "shown", scan.DefaultShown, "findings listed per file and rule, the first in line order (0: all); the rest are counted")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON report (clean, files, findings, groups by file and rule with each finding's line, sequence and pointer)")
 	return cmd
 }

@@ -1,0 +1,46 @@
+package scan
+
+import (
+	"os"
+	"testing"
+)
+
+// BenchmarkScanFile scans the capture named by EVCAP_SCAN_BENCH (a
+// capture made by bench/gen and evcap record, say), with the prefilter and
+// without: go test -run X -bench ScanFile -cpuprofile cpu.out ./scan.
+func BenchmarkScanFile(b *testing.B) {
+	path := os.Getenv("EVCAP_SCAN_BENCH")
+	if path == "" {
+		b.Skip("EVCAP_SCAN_BENCH names no capture")
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		off  bool
+	}{{"prefilter", false}, {"all-rules", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			if c.off && os.Getenv("EVCAP_SCAN_BENCH_ALL") == "" {
+				b.Skip("EVCAP_SCAN_BENCH_ALL unset")
+			}
+			s, err := New(Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.noPrefilter = c.off
+			b.SetBytes(fi.Size())
+			for b.Loop() {
+				f, err := os.Open(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := s.Read(f, path, KindCapture); err != nil {
+					b.Fatal(err)
+				}
+				f.Close()
+			}
+		})
+	}
+}

@@ -1,0 +1,30 @@
+package scan
+
+import (
+	"math/rand/v2"
+	"regexp"
+)
+
+// NewWithoutPrefilter is New with the prefilter off: every rule runs on
+// every text. The differential tests compare the two.
+func NewWithoutPrefilter(opts Options) (*Scanner, error) {
+	s, err := New(opts)
+	if s != nil {
+		s.noPrefilter = true
+	}
+	return s, err
+}
+
+// RandomSecret returns a random string that one of the built-in rules (or
+// the credential-assignment rule) matches.
+func RandomSecret(r *rand.Rand) string {
+	rs := builtinRules()
+	i := r.IntN(len(rs) + 1)
+	if i == len(rs) {
+		return "PGPASSWORD=" + matchOf(r, regexp.MustCompile(`[A-Za-z0-9]{4}[0-9][A-Za-z0-9]{10}`))
+	}
+	return matchOf(r, rs[i].re)
+}
+
+// RaceOn reports a test binary built with the race detector.
+const RaceOn = raceOn

@@ -1,0 +1,182 @@
+package scan
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
+)
+
+// The prefilter decides which rules run on a piece of text, with one
+// search for many literals, so that no regular expression runs on text
+// it cannot match. It is scan's own: its literals are derived from scan's
+// expressions by requirements (literals.go), never taken from redact's
+// keyword lists, so a mistake in either prefilter cannot hide a secret
+// from both redact and the gate. Being derived from the syntax, it is
+// sound: a rule is skipped only when the text lacks every literal of one
+// of the rule's clauses, or is shorter than any match, and then the rule
+// cannot match. Rules from which no literal can be derived run on every
+// text long enough (alwaysRun lists them).
+type prefilter struct {
+	trie *ahocorasick.Trie
+	// clausesOf[p] are the clauses literal p satisfies.
+	clausesOf [][]int
+	entries   []filterEntry
+	nClauses  int
+
+	// Per search (a matcher and its prefilter serve one file at a time).
+	folded []byte
+	sat    []uint32 // sat[c] == gen: clause c is satisfied
+	gen    uint32
+	walk   ahocorasick.WalkFn
+}
+
+// filterEntry is what one rule needs of a text.
+type filterEntry struct {
+	name    string
+	clauses []int
+	minLen  int
+	run     *byteRun
+}
+
+// filterSpec is one rule's requirements before compilation.
+type filterSpec struct {
+	name    string
+	clauses [][]string
+	minLen  int
+	run     byteRun
+}
+
+// specOf derives the requirements of one regular expression.
+func specOf(name string, re *regexp.Regexp) (filterSpec, error) {
+	cl, n, run, err := requirements(re.String())
+	if err != nil {
+		return filterSpec{}, fmt.Errorf("scan: rule %s: %w", name, err)
+	}
+	return filterSpec{name: name, clauses: cl, minLen: n, run: run}, nil
+}
+
+func newPrefilter(specs []filterSpec) *prefilter {
+	p := &prefilter{}
+	ids := map[string]int{}
+	var lits []string
+	for _, s := range specs {
+		e := filterEntry{name: s.name, minLen: s.minLen}
+		if s.run.k > 0 {
+			r := s.run
+			e.run = &r
+		}
+		for _, c := range s.clauses {
+			id := p.nClauses
+			p.nClauses++
+			e.clauses = append(e.clauses, id)
+			for _, l := range c {
+				li, ok := ids[l]
+				if !ok {
+					li = len(lits)
+					ids[l] = li
+					lits = append(lits, l)
+					p.clausesOf = append(p.clausesOf, nil)
+				}
+				p.clausesOf[li] = append(p.clausesOf[li], id)
+			}
+		}
+		p.entries = append(p.entries, e)
+	}
+	// Each literal is added once: the trie reports one pattern number
+	// per distinct pattern.
+	p.trie = ahocorasick.NewTrieBuilder().AddStrings(lits).Build()
+	return p
+}
+
+// instance returns a prefilter that shares p's compiled parts and has its
+// own search state, for one file's scan.
+func (p *prefilter) instance() *prefilter {
+	q := &prefilter{trie: p.trie, clausesOf: p.clausesOf, entries: p.entries, nClauses: p.nClauses,
+		sat: make([]uint32, p.nClauses)}
+	q.walk = func(_, _, pattern int64) bool {
+		for _, c := range q.clausesOf[pattern] {
+			q.sat[c] = q.gen
+		}
+		return true
+	}
+	return q
+}
+
+// search folds text once and finds every literal it holds; admits then
+// answers for each rule until the next search.
+func (p *prefilter) search(text string) {
+	p.gen++
+	if p.gen == 0 {
+		clear(p.sat)
+		p.gen = 1
+	}
+	if p.nClauses == 0 {
+		return
+	}
+	p.folded = foldText(p.folded[:0], text)
+	p.trie.Walk(p.folded, p.walk)
+	if cap(p.folded) > 1<<20 {
+		// Do not keep a many-megabyte buffer for the rest of the file.
+		p.folded = nil
+	}
+}
+
+// admits reports whether rule i can match text, the text of the last
+// search.
+func (p *prefilter) admits(i int, text string) bool {
+	e := &p.entries[i]
+	if len(text) < e.minLen {
+		return false
+	}
+	for _, c := range e.clauses {
+		if p.sat[c] != p.gen {
+			return false
+		}
+	}
+	return e.run == nil || e.run.holds(text)
+}
+
+// alwaysRun names the entries no literal gates.
+func (p *prefilter) alwaysRun() []string {
+	var out []string
+	for _, e := range p.entries {
+		if len(e.clauses) == 0 {
+			out = append(out, e.name)
+		}
+	}
+	return out
+}
+
+// credentialKeywords are literals one of which every credential name
+// holds, folded: each word of credentialWords and credentialParts, and the
+// "key", "pwd" and "pass" that credentialName also accepts, with those
+// holding another dropped. credentialName splits a name into lowered
+// words, each a piece of the lowered name, and accepts one only when a
+// word is, or holds, one of these; the names it is given are ASCII
+// (assignRe and flagRe match no other letters), so the folded text holds
+// the keyword too.
+func credentialKeywords() []string {
+	kws := []string{"key", "pwd", "pass"}
+	for w := range credentialWords {
+		kws = append(kws, w)
+	}
+	kws = append(kws, credentialParts...)
+	return minimize(kws)
+}
+
+// credentialSpec is the requirement of the credential-assignment check:
+// a credential keyword and what assignRe or flagRe requires.
+func credentialSpec() (filterSpec, error) {
+	alt := "(?:" + assignRe.String() + ")|(?:" + flagRe.String() + ")"
+	cl, n, run, err := requirements(alt)
+	if err != nil {
+		return filterSpec{}, err
+	}
+	kw := credentialKeywords()
+	for i := range kw {
+		kw[i] = strings.ToLower(kw[i])
+	}
+	return filterSpec{name: RuleCredential, clauses: append(cl, kw), minLen: n, run: run}, nil
+}

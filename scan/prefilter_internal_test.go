@@ -1,0 +1,278 @@
+package scan
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+	"unicode"
+
+	ahocorasick "github.com/BobuSumisu/aho-corasick"
+)
+
+// TestPrefilterClauses logs what the prefilter requires of each rule and
+// lists the rules no literal gates (none today).
+func TestPrefilterClauses(t *testing.T) {
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs, err := s.specs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, sp := range specs {
+		var cs []string
+		for _, c := range sp.clauses {
+			cs = append(cs, fmt.Sprintf("%q", c))
+		}
+		run := ""
+		if sp.run.k > 0 {
+			run = fmt.Sprintf(" AND a run of %d of %d byte values", sp.run.k, sp.run.width())
+		}
+		t.Logf("%2d %-23s min %3d  %s%s", i, sp.name, sp.minLen, strings.Join(cs, " AND "), run)
+	}
+	t.Logf("always run (no literal): %v", s.pf.alwaysRun())
+	if len(specs) != len(s.base)+extraEntries {
+		t.Fatalf("%d specs for %d rules", len(specs), len(s.base))
+	}
+}
+
+// gatedExpressions are the expressions the prefilter derives literals
+// from: every built-in rule, the two credential expressions and the
+// other-home expression.
+func gatedExpressions(s *Scanner) []*regexp.Regexp {
+	var res []*regexp.Regexp
+	for _, r := range s.base {
+		res = append(res, r.re)
+	}
+	return append(res, assignRe, flagRe, otherHome)
+}
+
+// admitted runs the prefilter on text and reports entry e.
+func admitted(p *prefilter, e int, text string) bool {
+	p.search(text)
+	return p.admits(e, text)
+}
+
+// TestPrefilterAdmitsGeneratedMatches: random strings generated from each
+// expression's own syntax tree, in random context, are admitted by what
+// the prefilter derives from that expression whenever the expression
+// matches them (and it must match most of them, or the generator tested
+// nothing). The scanner's entries are these same derivations (specs).
+func TestPrefilterAdmitsGeneratedMatches(t *testing.T) {
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 1500
+	if testing.Short() || raceOn {
+		n = 300
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for i, re := range gatedExpressions(s) {
+		spec, err := specOf(re.String(), re)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := newPrefilter([]filterSpec{spec}).instance()
+		matched := 0
+		for range n {
+			text := randomContext(r, 12) + matchOf(r, re) + randomContext(r, 12)
+			if !re.MatchString(text) {
+				continue
+			}
+			matched++
+			if !admitted(p, 0, text) {
+				t.Fatalf("expression %d (%s) matches %q but the prefilter skips it", i, re, text)
+			}
+		}
+		if matched < n/2 {
+			t.Errorf("expression %d (%s): only %d of %d generated strings matched: the generator does not exercise it", i, re, matched, n)
+		}
+	}
+}
+
+// TestPrefilterAdmitsCredentialNames: every name credentialName accepts
+// holds a credential keyword, for names built from its own tables in
+// random case, split and glued in every way it splits words.
+func TestPrefilterAdmitsCredentialNames(t *testing.T) {
+	var words []string
+	for w := range credentialWords {
+		words = append(words, w)
+	}
+	words = append(words, credentialParts...)
+	words = append(words, "key", "pwd", "pass", "db", "my", "max", "tokens", "public", "cache", "id", "x")
+	seps := []string{"", "_", "-", ".", ""}
+	kws := credentialKeywords()
+	r := rand.New(rand.NewPCG(3, 4))
+	accepted := 0
+	for range 20000 {
+		var b strings.Builder
+		for j := range 1 + r.IntN(3) {
+			if j > 0 {
+				b.WriteString(seps[r.IntN(len(seps))])
+			}
+			w := []rune(words[r.IntN(len(words))])
+			for k := range w {
+				if r.IntN(3) == 0 {
+					w[k] = unicode.ToUpper(w[k])
+				}
+			}
+			b.WriteString(string(w))
+		}
+		name := b.String()
+		if !credentialName(name) {
+			continue
+		}
+		accepted++
+		low := strings.ToLower(name)
+		found := false
+		for _, k := range kws {
+			if strings.Contains(low, k) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			t.Fatalf("credentialName accepts %q, which holds none of %q", name, kws)
+		}
+	}
+	if accepted < 1000 {
+		t.Fatalf("only %d names accepted: the test exercised little", accepted)
+	}
+	// Every word of the tables holds a keyword on its own.
+	for _, w := range words[:len(credentialWords)+len(credentialParts)] {
+		ok := false
+		for _, k := range kws {
+			ok = ok || strings.Contains(w, k)
+		}
+		if !ok {
+			t.Errorf("table word %q holds no keyword", w)
+		}
+	}
+}
+
+// TestPrefilterAdmitsCredentialAssignments: text the credential check
+// finds an assignment in is admitted for it.
+func TestPrefilterAdmitsCredentialAssignments(t *testing.T) {
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.matcher("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{"PGPASSWORD", "db_pass", "clientSecret", "API-KEY", "x.auth.token", "MYSQLPWD", "session_cookie", "Private"}
+	forms := []string{"%s=%s", "export %s=%s", "%s: %s", `"%s": "%s"`, "--%s %s", "--%s=%s", "%s\t=\t'%s'"}
+	r := rand.New(rand.NewPCG(5, 6))
+	found := 0
+	for range 5000 {
+		name := names[r.IntN(len(names))]
+		val := matchOf(r, regexp.MustCompile(`[A-Za-z0-9+/]{4}[0-9][A-Za-z0-9_.+/]{6,20}`))
+		text := randomContext(r, 10) + fmt.Sprintf(forms[r.IntN(len(forms))], name, val) + randomContext(r, 10)
+		if len(credentialAssignments(text)) == 0 {
+			continue
+		}
+		found++
+		if !admitted(m.pf, len(s.base)+entryCredential, text) {
+			t.Fatalf("credential assignment in %q skipped by the prefilter", text)
+		}
+	}
+	if found < 1000 {
+		t.Fatalf("only %d texts held an assignment", found)
+	}
+}
+
+// TestFoldKeepsLiterals: a text holding a rune holds its folded spelling
+// once folded, for every rune the fold claims to map to one spelling, and
+// the fold maps rune by rune.
+func TestFoldKeepsLiterals(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r >= 0xD800 && r < 0xE000 {
+			continue
+		}
+		if got, want := string(foldText(nil, string(r))), string(foldRune(r)); got != want {
+			t.Fatalf("foldText(%q) = %q, foldRune = %q", r, got, want)
+		}
+		if s, ok := literalRune(r, true); ok {
+			for o := unicode.SimpleFold(r); o != r; o = unicode.SimpleFold(o) {
+				if string(foldText(nil, string(o))) != s {
+					t.Fatalf("(?i)%q: the text may hold %q, which folds to %q, not %q", r, o, foldText(nil, string(o)), s)
+				}
+			}
+		}
+	}
+	// Invalid bytes stay as they are, and do not join their neighbours.
+	if got := string(foldText(nil, "\xe2\x84A\xc5")); got != "\xe2\x84a\xc5" {
+		t.Fatalf("fold of broken sequences: %q", got)
+	}
+}
+
+// TestAhoCorasickFindsEveryLiteral checks the library against
+// strings.Contains on random literal sets and texts over a small alphabet
+// (many overlaps, shared prefixes and suffixes).
+func TestAhoCorasickFindsEveryLiteral(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	const alpha = "abca-_."
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alpha[r.IntN(len(alpha))]
+		}
+		return string(b)
+	}
+	for range 2000 {
+		set := map[string]bool{}
+		for range 1 + r.IntN(12) {
+			set[word(1+r.IntN(5))] = true
+		}
+		var lits []string
+		for l := range set {
+			lits = append(lits, l)
+		}
+		trie := ahocorasick.NewTrieBuilder().AddStrings(lits).Build()
+		text := word(r.IntN(40))
+		got := map[int64]bool{}
+		trie.Walk([]byte(text), func(_, _, p int64) bool { got[p] = true; return true })
+		for i, l := range lits {
+			if strings.Contains(text, l) != got[int64(i)] {
+				t.Fatalf("literals %q, text %q: %q found %v, contained %v", lits, text, l, got[int64(i)], strings.Contains(text, l))
+			}
+		}
+	}
+}
+
+// TestNextB64RunIsTheRegexp: the hand-written candidate finder gives the
+// regexp's matches.
+func TestNextB64RunIsTheRegexp(t *testing.T) {
+	b64Run := regexp.MustCompile(`[A-Za-z0-9+/_-]{16,}={0,2}`)
+	r := rand.New(rand.NewPCG(10, 11))
+	const alpha = "aZ09+/_-====. é\xff"
+	for range 20000 {
+		b := make([]byte, r.IntN(80))
+		for i := range b {
+			if r.IntN(3) == 0 {
+				b[i] = alpha[r.IntN(len(alpha))]
+			} else {
+				b[i] = "abcXYZ123"[r.IntN(9)]
+			}
+		}
+		text := string(b)
+		want := b64Run.FindAllStringIndex(text, -1)
+		var got [][]int
+		for from := 0; ; {
+			c0, c1 := nextB64Run(text, from)
+			if c0 < 0 {
+				break
+			}
+			got = append(got, []int{c0, c1})
+			from = c1
+		}
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%q: nextB64Run %v, regexp %v", text, got, want)
+		}
+	}
+}
