@@ -254,7 +254,7 @@ func (r *rawLines) next() ([]byte, error) {
 	r.buf = append(r.buf[:0], chunk...)
 	for errors.Is(err, bufio.ErrBufferFull) {
 		chunk, err = r.br.ReadSlice('\n')
-		r.buf = append(r.buf, chunk...)
+		r.buf = appendDoubling(r.buf, chunk)
 	}
 	switch {
 	case err == nil:
@@ -274,4 +274,17 @@ func (r *rawLines) next() ([]byte, error) {
 		return r.buf, lines.ErrTorn
 	}
 	return nil, err
+}
+
+// appendDoubling is append(buf, p...) that at least doubles buf's capacity
+// when it has to grow: append grows a large slice by a quarter at a time,
+// which copies a line of many MiB, read 64 KiB at a time, over and over
+// (and faults in fresh pages for each copy).
+func appendDoubling(buf, p []byte) []byte {
+	if cap(buf)-len(buf) < len(p) {
+		nb := make([]byte, len(buf), max(2*cap(buf), len(buf)+len(p)))
+		copy(nb, buf)
+		buf = nb
+	}
+	return append(buf, p...)
 }
