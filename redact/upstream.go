@@ -407,22 +407,27 @@ func (ru *rule) windowedMatches(text []byte) [][]int {
 }
 
 // indexFold is bytes.Index ignoring ASCII case; k is lower case. It jumps
-// between occurrences of the first byte in either case with IndexByte.
+// between occurrences, in either case, of the byte of k that is rarest in
+// text (a "-" or "_" before any letter, "z" before "e") with IndexByte,
+// and compares the whole of k at each: searching for a common first byte
+// ("s" of "sk-") stopped at nearly every word of prose.
 func indexFold(s, k []byte) int {
 	if len(k) == 0 {
 		return 0
-	}
-	lo := k[0]
-	up := lo
-	if lo >= 'a' && lo <= 'z' {
-		up = lo - 'a' + 'A'
 	}
 	last := len(s) - len(k) + 1 // candidates start before last
 	if last <= 0 {
 		return -1
 	}
+	p := pivot(k)
+	lo := k[p]
+	up := lo
+	if lo >= 'a' && lo <= 'z' {
+		up = lo - 'a' + 'A'
+	}
+	// A candidate i has k's pivot byte at i+p.
 	next := func(c byte, from int) int {
-		if j := bytes.IndexByte(s[from:last], c); j >= 0 {
+		if j := bytes.IndexByte(s[from+p:last+p], c); j >= 0 {
 			return from + j
 		}
 		return last
@@ -448,6 +453,42 @@ func indexFold(s, k []byte) int {
 		}
 	}
 }
+
+// pivot is the index of the byte of k indexFold searches for: the one
+// least frequent in the text captures hold, by byteRarity. Only ASCII
+// bytes are chosen (a k that is not ASCII keeps its first byte), so that
+// every match of k has that byte, in one of its two ASCII cases, there.
+func pivot(k []byte) int {
+	best, score := 0, -1
+	for i, c := range k {
+		if c >= 0x80 {
+			return 0
+		}
+		if r := int(byteRarity[c]); r > score {
+			best, score = i, r
+		}
+	}
+	return best
+}
+
+// byteRarity ranks bytes by how rare they are in prose, code and JSON
+// text: higher is rarer. Letters follow English letter frequency.
+var byteRarity = func() (t [256]uint8) {
+	for c := range 128 {
+		t[c] = 200 // punctuation and control bytes
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = 60
+	}
+	const common = "etaoinshrdlcumwfgypbvkjxqz" // most to least frequent
+	for i, c := range common {
+		t[c] = uint8(10 + 4*i)
+		t[c-'a'+'A'] = uint8(10 + 4*i)
+	}
+	t[' '], t['\n'], t['.'], t[','], t['/'], t['"'] = 0, 5, 30, 30, 40, 40
+	t['-'], t['_'] = 150, 150
+	return t
+}()
 
 // requiredLiterals returns literals (lower case) one of which every match
 // of re contains, or nil when it finds none. Upstream keywords are hints
