@@ -43,7 +43,7 @@ type ReaderOptions struct {
 // Reader streams records from a capture, one line at a time, in memory
 // proportional to the longest line.
 type Reader struct {
-	lr     *lines.Reader
+	lr     *lineSource
 	name   string
 	opts   ReaderOptions
 	done   bool
@@ -54,7 +54,7 @@ type Reader struct {
 // NewReader reads records from r; name is used in error messages (a file
 // name, or "-" for standard input).
 func NewReader(r io.Reader, name string, opts ReaderOptions) *Reader {
-	return &Reader{lr: lines.NewReader(r), name: name, opts: opts}
+	return &Reader{lr: newLineSource(r), name: name, opts: opts}
 }
 
 // Next returns the next record. The record is freshly allocated and owned by
@@ -70,9 +70,10 @@ func (r *Reader) Next() (*Record, error) { return r.next(false) }
 // NextShared is Next without copying the payload: the record it returns,
 // its Payload, its Redactions and its Extra fields belong to the Reader
 // and stay valid only until the next call to Next or NextShared, which
-// may overwrite them. It is for a caller that looks at each record once
-// and keeps nothing, or copies (Record.Clone) what it keeps. Errors and
-// records are otherwise the same as Next's.
+// may overwrite them. Its strings and its Cause are the caller's to keep.
+// It is for a caller that looks at each record once and keeps nothing, or
+// copies (Record.Clone) what it keeps. Errors and records are otherwise
+// the same as Next's.
 func (r *Reader) NextShared() (*Record, error) { return r.next(true) }
 
 func (r *Reader) next(shared bool) (*Record, error) {

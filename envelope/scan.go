@@ -55,6 +55,9 @@ const requiredBits = 1<<(fRedactions+1) - 1
 // allocation. Strings are immutable, so records may share them.
 type lineScanner struct {
 	last [nFields]string
+	// seen holds the event types met so far (a capture has a few dozen),
+	// which alternate from record to record, unlike the other fields.
+	seen map[string]string
 }
 
 // intern returns b as a string, the previous one for this field when the
@@ -65,6 +68,29 @@ func (s *lineScanner) intern(field int, b []byte) string {
 	}
 	v := string(b)
 	s.last[field] = v
+	return v
+}
+
+// eventType is intern for the eventType field. A map is made only once a
+// second type turns up, so a scanner used for one line (ParseRecord)
+// makes none.
+func (s *lineScanner) eventType(b []byte) string {
+	last := s.last[fEventType]
+	if last == string(b) {
+		return last
+	}
+	if v, ok := s.seen[string(b)]; ok {
+		s.last[fEventType] = v
+		return v
+	}
+	v := string(b)
+	if last != "" && len(s.seen) < 256 {
+		if s.seen == nil {
+			s.seen = map[string]string{last: last}
+		}
+		s.seen[v] = v
+	}
+	s.last[fEventType] = v
 	return v
 }
 
@@ -156,7 +182,7 @@ func (s *lineScanner) scanRecord(line []byte, rec *Record, shared bool) bool {
 				}
 				rec.Stage = st
 			case fEventType:
-				rec.EventType = s.intern(field, v)
+				rec.EventType = s.eventType(v)
 			case fModel:
 				rec.Model = s.intern(field, v)
 			case fAgent:

@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/evcap/evcap/internal/lines"
 	"github.com/google/go-cmp/cmp"
@@ -64,8 +66,8 @@ func toStep(rec *Record, err error, line int64) step {
 	return s
 }
 
-func oldSteps(data []byte, opts ReaderOptions) []step {
-	r := newOldReader(bytes.NewReader(data), "cap.jsonl", opts)
+func oldSteps(data []byte, opts ReaderOptions, wrap func(io.Reader) io.Reader) []step {
+	r := newOldReader(wrap(bytes.NewReader(data)), "cap.jsonl", opts)
 	var out []step
 	for {
 		rec, err := r.Next()
@@ -76,8 +78,8 @@ func oldSteps(data []byte, opts ReaderOptions) []step {
 	}
 }
 
-func newSteps(data []byte, opts ReaderOptions, shared bool) []step {
-	r := NewReader(bytes.NewReader(data), "cap.jsonl", opts)
+func newSteps(data []byte, opts ReaderOptions, shared bool, wrap func(io.Reader) io.Reader) []step {
+	r := NewReader(wrap(bytes.NewReader(data)), "cap.jsonl", opts)
 	var out []step
 	for {
 		var rec *Record
@@ -132,16 +134,122 @@ func copyExact(r *Record) *Record {
 	return &c
 }
 
+func plain(r io.Reader) io.Reader { return r }
+
+// sameAsOldVia compares the readers (Next, NextShared) on data read
+// through wrap: odd chunkings and read errors.
+func sameAsOldVia(t testing.TB, name string, data []byte, wrap func(io.Reader) io.Reader) {
+	t.Helper()
+	want := oldSteps(data, ReaderOptions{}, wrap)
+	for _, shared := range []bool{false, true} {
+		if d := diff(want, newSteps(data, ReaderOptions{}, shared, wrap)); d != "" {
+			t.Fatalf("%s (shared %v): differs from the old reader (-old +new):\n%s", name, shared, d)
+		}
+	}
+	wv, werr := oldValidate(context.Background(), wrap(bytes.NewReader(data)), ValidateOptions{})
+	gv, gerr := Validate(context.Background(), wrap(bytes.NewReader(data)), ValidateOptions{})
+	if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+		t.Fatalf("%s: Validate error %v, old %v", name, gerr, werr)
+	}
+	if d := diff(wv, gv); d != "" {
+		t.Fatalf("%s: Validate differs (-old +new):\n%s", name, d)
+	}
+}
+
+// chunky returns reads of sizes drawn from a seeded sequence, 0 included.
+type chunky struct {
+	r io.Reader
+	n uint64
+}
+
+func (c *chunky) Read(p []byte) (int, error) {
+	c.n = c.n*6364136223846793005 + 1442695040888963407
+	k := int(c.n>>33) % 70000
+	if k == 0 {
+		return 0, nil
+	}
+	return c.r.Read(p[:min(k, len(p))])
+}
+
+// failAfter fails every read after the first n bytes, once, then reads on.
+type failAfter struct {
+	r      io.Reader
+	n      int
+	failed bool
+}
+
+var errInjected = errors.New("injected read error")
+
+func (f *failAfter) Read(p []byte) (int, error) {
+	if f.n <= 0 && !f.failed {
+		f.failed = true
+		return 0, errInjected
+	}
+	if f.n > 0 {
+		p = p[:min(len(p), f.n)]
+	}
+	m, err := f.r.Read(p)
+	f.n -= m
+	return m, err
+}
+
+// TestLineSourceMatchesLinesReader reads captures through odd chunkings,
+// lines around and far over the buffer's size, and read errors: the
+// reader's own line splitting must give what internal/lines gave.
+func TestLineSourceMatchesLinesReader(t *testing.T) {
+	good := func(seq int, text string) string {
+		return fmt.Sprintf(`{"schemaVersion":1,"captureId":"C","sequence":%d,"timestamp":"t","provider":"p","sessionId":"","turnId":"","stage":"native_in","eventType":"e","payload":{"t":"%s"},"redactions":[]}`, seq, text)
+	}
+	sizes := []int{10, lineBuf - 200, lineBuf - 150, lineBuf, lineBuf + 1, 3 * lineBuf, 20, lineBufKeep + 5, 7}
+	if raceEnabled {
+		sizes = slices.DeleteFunc(sizes, func(n int) bool { return n > lineBufKeep }) // the shrink path: without -race only
+	}
+	var long strings.Builder
+	for i, n := range sizes {
+		long.WriteString(good(i+1, strings.Repeat("x", n)) + "\n")
+	}
+	inputs := map[string][]byte{"long lines": []byte(long.String()), "long torn": []byte(strings.TrimSuffix(long.String(), "\n"))}
+	for k, v := range storedCaptures(t) {
+		inputs[k] = v
+	}
+	var odd strings.Builder
+	for _, l := range oddLines() {
+		odd.WriteString(l + "\n")
+	}
+	inputs["odd lines"] = []byte(odd.String())
+	inputs["odd lines torn"] = []byte(odd.String() + "{")
+	inputs["crlf"] = []byte(good(1, "a") + "\r\n\r\n" + good(2, "b") + "\r\n")
+	inputs["empty"] = nil
+	inputs["newlines"] = []byte("\n\n\n")
+	wraps := map[string]func(io.Reader) io.Reader{
+		"one byte": iotest.OneByteReader,
+		"half":     iotest.HalfReader,
+		"data+err": iotest.DataErrReader,
+		"chunky":   func(r io.Reader) io.Reader { return &chunky{r: r, n: 7} },
+	}
+	for name, data := range inputs {
+		for wn, w := range wraps {
+			if wn == "one byte" && len(data) > 64<<10 {
+				continue // the chunky and half readers cover these
+			}
+			sameAsOldVia(t, name+" / "+wn, data, w)
+		}
+		for _, at := range []int{1, len(data) / 3, len(data) - 1} {
+			sameAsOldVia(t, fmt.Sprintf("%s / error after %d bytes", name, at), data, func(r io.Reader) io.Reader { return &failAfter{r: r, n: at} })
+		}
+	}
+}
+
 // sameAsOld fails t when the new reader, in either mode, or ParseRecord
 // and Validate, differ from the old ones on data.
 func sameAsOld(t testing.TB, name string, data []byte) {
 	t.Helper()
 	for _, opts := range []ReaderOptions{{}, {Upgrades: diffUpgrades}} {
-		want := oldSteps(data, opts)
-		if d := diff(want, newSteps(data, opts, false)); d != "" {
+		want := oldSteps(data, opts, plain)
+		if d := diff(want, newSteps(data, opts, false, plain)); d != "" {
 			t.Fatalf("%s: Next differs from the old reader (-old +new):\n%s", name, d)
 		}
-		if d := diff(want, newSteps(data, opts, true)); d != "" {
+		if d := diff(want, newSteps(data, opts, true, plain)); d != "" {
 			t.Fatalf("%s: NextShared differs from the old reader (-old +new):\n%s", name, d)
 		}
 	}

@@ -73,7 +73,7 @@ func Validate(ctx context.Context, r io.Reader, o ValidateOptions) (*Validation,
 	report := func(line, seq int64, format string, args ...any) {
 		v.Problems = append(v.Problems, Problem{Line: line, Sequence: seq, Message: fmt.Sprintf(format, args...)})
 	}
-	lr := lines.NewReader(r)
+	lr := newLineSource(r)
 	var (
 		scan    lineScanner
 		scratch Record
