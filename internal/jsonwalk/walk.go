@@ -147,6 +147,17 @@ func (t *Token) AppendSpliced(dst []byte) []byte {
 	if len(t.splices) == 0 {
 		return append(dst, t.text...)
 	}
+	if t.exact && t.plainSplices() {
+		// The raw content is the text, and each piece of it and each
+		// replacement decodes to itself: the splices applied to the text.
+		last := 0
+		for _, sp := range t.splices {
+			dst = append(dst, t.text[last:sp.start]...)
+			dst = append(dst, sp.repl...)
+			last = sp.end
+		}
+		return append(dst, t.text[last:]...)
+	}
 	inner := t.raw[1 : len(t.raw)-1]
 	pos := make([]int, 0, 2*len(t.splices))
 	for _, sp := range t.splices {
@@ -164,6 +175,24 @@ func (t *Token) AppendSpliced(dst []byte) []byte {
 	}
 	raw = append(raw, inner[last:]...)
 	return AppendDecoded(dst, raw)
+}
+
+// plainSplices reports whether every splice has ASCII text in place of
+// whole characters: bounds at rune starts of Text, so that no piece of
+// the text left around them ends or starts inside a UTF-8 sequence.
+func (t *Token) plainSplices() bool {
+	for _, sp := range t.splices {
+		if sp.start < len(t.text) && !utf8.RuneStart(t.text[sp.start]) ||
+			sp.end < len(t.text) && !utf8.RuneStart(t.text[sp.end]) {
+			return false
+		}
+		for _, c := range sp.repl {
+			if c >= utf8.RuneSelf {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Replace replaces the whole token (a string or key with its quotes, a
