@@ -88,7 +88,10 @@ var (
 // repeatCapture writes copies of the records between src's first record
 // (capture.start) and its last (capture.end) n times to dst, each copy's
 // sequence numbers and causes shifted past the previous copy's, so the
-// result is a valid capture n times as long.
+// result is a valid capture n times as long. Where each record's numbers
+// are is found once; the copies only write the shifted numbers between
+// the pieces (running the regexps over every copy cost seconds of the
+// test binary's time under -race).
 func repeatCapture(src, dst string, n int) error {
 	b, err := os.ReadFile(src)
 	if err != nil {
@@ -99,26 +102,54 @@ func repeatCapture(src, dst string, n int) error {
 		return fmt.Errorf("%s: %d records, want a start, an end and something between", src, len(lines))
 	}
 	first, body, last := lines[0], lines[1:len(lines)-1], lines[len(lines)-1]
+	// A body record as text[0] num[0] text[1] … num[k-1] text[k]: num are
+	// its sequence number and its causes, written shifted in each copy.
+	type pieces struct {
+		text []string
+		num  []int
+	}
+	split := make([]pieces, len(body))
+	for i, l := range body {
+		var at [][]int // [start, end) of each number, in order
+		loc := sequenceField.FindStringSubmatchIndex(l)
+		if loc == nil {
+			return fmt.Errorf("%s: record %d has no sequence", src, i+2)
+		}
+		at = append(at, loc[2:4])
+		if c := causeField.FindStringSubmatchIndex(l); c != nil {
+			for _, d := range digits.FindAllStringIndex(l[c[2]:c[3]], -1) {
+				at = append(at, []int{c[2] + d[0], c[2] + d[1]})
+			}
+		}
+		prev := 0
+		for _, a := range at {
+			v, err := strconv.Atoi(l[a[0]:a[1]])
+			if err != nil {
+				return err
+			}
+			split[i].text = append(split[i].text, l[prev:a[0]])
+			split[i].num = append(split[i].num, v)
+			prev = a[1]
+		}
+		split[i].text = append(split[i].text, l[prev:])
+	}
 	f, err := os.Create(dst)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(f)
-	shiftAll := func(s string, by int, all *regexp.Regexp) string {
-		return all.ReplaceAllStringFunc(s, func(m string) string {
-			return digits.ReplaceAllStringFunc(m, func(d string) string {
-				v, _ := strconv.Atoi(d)
-				return strconv.Itoa(v + by)
-			})
-		})
-	}
 	fmt.Fprintln(w, first)
+	var num []byte
 	for k := range n {
 		by := k * len(body)
-		for _, l := range body {
-			loc := sequenceField.FindStringIndex(l)
-			l = l[:loc[0]] + shiftAll(l[loc[0]:loc[1]], by, sequenceField) + l[loc[1]:]
-			fmt.Fprintln(w, shiftAll(l, by, causeField))
+		for _, p := range split {
+			for j, v := range p.num {
+				w.WriteString(p.text[j])
+				num = strconv.AppendInt(num[:0], int64(v+by), 10)
+				w.Write(num)
+			}
+			w.WriteString(p.text[len(p.num)])
+			w.WriteByte('\n')
 		}
 	}
 	loc := sequenceField.FindStringIndex(last)
