@@ -207,7 +207,17 @@ func printable(b []byte) bool {
 // unescape decodes JSON-style escapes left in text (\uXXXX, \n, \", \\,
 // \/); anything else is kept as it is. ok is false when nothing changed.
 func unescape(s string) (string, bool) {
+	if !hasEscape(s) {
+		// Nothing to decode: do not copy a large text to find that out.
+		return "", false
+	}
+	return unescapeAll(s)
+}
+
+// unescapeAll is unescape without the shortcut.
+func unescapeAll(s string) (string, bool) {
 	var b strings.Builder
+	b.Grow(len(s))
 	changed := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -291,7 +301,16 @@ func hexN(s string) (int, bool) {
 // percentDecode decodes %XX sequences (and leaves a lone % alone). ok is
 // false when there were none.
 func percentDecode(s string) (string, bool) {
+	if !hasPercentEscape(s) {
+		return "", false
+	}
+	return percentDecodeAll(s)
+}
+
+// percentDecodeAll is percentDecode without the shortcut.
+func percentDecodeAll(s string) (string, bool) {
 	var b strings.Builder
+	b.Grow(len(s))
 	changed := false
 	for i := 0; i < len(s); i++ {
 		if s[i] == '%' && i+2 < len(s) {
@@ -305,4 +324,51 @@ func percentDecode(s string) (string, bool) {
 		b.WriteByte(s[i])
 	}
 	return b.String(), changed
+}
+
+// hasPercentEscape reports whether percentDecode would change s.
+func hasPercentEscape(s string) bool {
+	for i := strings.IndexByte(s, '%'); i >= 0; {
+		if i+2 < len(s) {
+			if _, ok := hexN(s[i+1 : i+3]); ok {
+				return true
+			}
+		}
+		j := strings.IndexByte(s[i+1:], '%')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// hasEscape reports whether unescape would change s: whether some
+// backslash starts an escape it decodes (until the first one does, it
+// looks at every backslash).
+func hasEscape(s string) bool {
+	for i := strings.IndexByte(s, '\\'); i >= 0 && i+1 < len(s); {
+		switch s[i+1] {
+		case 'n', 't', 'r', '"', '\\', '/', '\'':
+			return true
+		case 'u':
+			if i+5 < len(s) {
+				if _, ok := hex4(s[i+2 : i+6]); ok {
+					return true
+				}
+			}
+		case 'x':
+			if i+3 < len(s) {
+				if _, ok := hexN(s[i+2 : i+4]); ok {
+					return true
+				}
+			}
+		}
+		j := strings.IndexByte(s[i+1:], '\\')
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
 }

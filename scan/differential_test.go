@@ -43,7 +43,13 @@ func differ(t testing.TB, opts scan.Options, name string, input []byte, kind sca
 	if err != nil {
 		t.Fatal(err)
 	}
-	return differWith(t, on, off, name, input, kind)
+	n := differWith(t, on, off, name, input, kind)
+	chunked, err := scan.NewWithFoldChunk(opts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	differWith(t, chunked, off, name+" (small fold chunks)", input, kind)
+	return n
 }
 
 func differWith(t testing.TB, on, off *scan.Scanner, name string, input []byte, kind scan.Kind) int {
@@ -244,8 +250,13 @@ func FuzzPrefilterDifferential(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	chunked, err := scan.NewWithFoldChunk(opts, 1)
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Fuzz(func(t *testing.T, data string) {
 		differWith(t, on, off, "fuzz", []byte(data), scan.KindFile)
+		differWith(t, chunked, off, "fuzz (small fold chunks)", []byte(data), scan.KindFile)
 		capture := rec(1, "meta", "capture.start", `{}`) + "\n" + rec(2, "native_in", "message", `{"content":`+jsonString(data)+`}`) + "\n"
 		differWith(t, on, off, "fuzz.jsonl", []byte(capture), scan.KindCapture)
 	})

@@ -28,3 +28,14 @@ func RandomSecret(r *rand.Rand) string {
 
 // RaceOn reports a test binary built with the race detector.
 const RaceOn = raceOn
+
+// NewWithFoldChunk is New with the prefilter folding and searching text
+// n bytes at a time (at least twice its overlap), so that small inputs
+// cross chunk boundaries.
+func NewWithFoldChunk(opts Options, n int) (*Scanner, error) {
+	s, err := New(opts)
+	if s != nil {
+		s.pf.chunk = n
+	}
+	return s, err
+}

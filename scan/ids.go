@@ -61,7 +61,13 @@ func (k *knownIDs) learn(v string) {
 	if k.set == nil {
 		k.set, k.lens = map[string]bool{}, map[int]bool{}
 	}
-	k.set[v] = true
+	if k.set[v] {
+		return
+	}
+	// A copy: v may be a piece of the line it came from (gjson returns
+	// unescaped strings as substrings), which would keep the whole line,
+	// megabytes of it, alive for the rest of the file.
+	k.set[strings.Clone(v)] = true
 	k.lens[len(v)] = true
 }
 

@@ -70,6 +70,10 @@ func foldRune(r rune) rune {
 // a text holding a literal holds its folded form once both are folded;
 // bytes that are not valid UTF-8 are kept as they are.
 func foldText(dst []byte, s string) []byte {
+	if cap(dst)-len(dst) < len(s) {
+		// One allocation of the size needed, not a doubling series.
+		dst = append(make([]byte, 0, len(dst)+len(s)), dst...)
+	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {

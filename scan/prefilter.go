@@ -25,6 +25,10 @@ type prefilter struct {
 	entries   []filterEntry
 	nClauses  int
 
+	// maxLit is the longest literal, in bytes; chunk is how many bytes of
+	// text are folded at a time (foldChunk; tests make it small).
+	maxLit, chunk int
+
 	// Per search (a matcher and its prefilter serve one file at a time).
 	folded []byte
 	sat    []uint32 // sat[c] == gen: clause c is satisfied
@@ -87,14 +91,22 @@ func newPrefilter(specs []filterSpec) *prefilter {
 	// Each literal is added once: the trie reports one pattern number
 	// per distinct pattern.
 	p.trie = ahocorasick.NewTrieBuilder().AddStrings(lits).Build()
+	for _, l := range lits {
+		p.maxLit = max(p.maxLit, len(l))
+	}
+	p.chunk = foldChunk
 	return p
 }
+
+// foldChunk is how much text is folded at a time: a many-megabyte tool
+// output is searched through a small buffer instead of a folded copy.
+const foldChunk = 64 << 10
 
 // instance returns a prefilter that shares p's compiled parts and has its
 // own search state, for one file's scan.
 func (p *prefilter) instance() *prefilter {
 	q := &prefilter{trie: p.trie, clausesOf: p.clausesOf, entries: p.entries, nClauses: p.nClauses,
-		sat: make([]uint32, p.nClauses)}
+		maxLit: p.maxLit, chunk: p.chunk, sat: make([]uint32, p.nClauses)}
 	q.walk = func(_, _, pattern int64) bool {
 		for _, c := range q.clausesOf[pattern] {
 			q.sat[c] = q.gen
@@ -115,11 +127,27 @@ func (p *prefilter) search(text string) {
 	if p.nClauses == 0 {
 		return
 	}
-	p.folded = foldText(p.folded[:0], text)
-	p.trie.Walk(p.folded, p.walk)
-	if cap(p.folded) > 1<<20 {
-		// Do not keep a many-megabyte buffer for the rest of the file.
-		p.folded = nil
+	// Text longer than a chunk is folded and searched a chunk at a time.
+	// Each chunk after the first starts at most overlap bytes before the
+	// previous one ended, at a byte that starts a rune or is a byte of its
+	// own (not 0x80–0xBF): there the fold of the chunk is the fold of the
+	// whole text (foldText consumes several bytes only as U+212A or
+	// U+017F, whose later bytes are in 0x80–0xBF). A literal found in the
+	// folded text comes from at most 3 bytes per byte of it (the fold
+	// makes U+212A one byte) and starts at such a byte, so one crossing a
+	// chunk's end lies whole in the next chunk.
+	overlap := 3*p.maxLit + 4
+	for c := 0; ; {
+		d := min(len(text), c+max(p.chunk, 2*overlap))
+		p.folded = foldText(p.folded[:0], text[c:d])
+		p.trie.Walk(p.folded, p.walk)
+		if d == len(text) {
+			return
+		}
+		c = d - overlap
+		for c < d && text[c] >= 0x80 && text[c] < 0xC0 {
+			c++
+		}
 	}
 }
 

@@ -77,15 +77,26 @@ func TestPrefilterAdmitsGeneratedMatches(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := newPrefilter([]filterSpec{spec}).instance()
+		// The same with the smallest chunks, so that texts longer than
+		// twice the overlap are searched in pieces.
+		small := newPrefilter([]filterSpec{spec})
+		small.chunk = 1
+		sp := small.instance()
 		matched := 0
 		for range n {
 			text := randomContext(r, 12) + matchOf(r, re) + randomContext(r, 12)
+			if r.IntN(2) == 0 {
+				text = randomContext(r, 60) + text + randomContext(r, 60)
+			}
 			if !re.MatchString(text) {
 				continue
 			}
 			matched++
 			if !admitted(p, 0, text) {
 				t.Fatalf("expression %d (%s) matches %q but the prefilter skips it", i, re, text)
+			}
+			if !admitted(sp, 0, text) {
+				t.Fatalf("expression %d (%s) matches %q but the prefilter in chunks of %d skips it", i, re, text, 2*(3*sp.maxLit+4))
 			}
 		}
 		if matched < n/2 {
@@ -273,6 +284,26 @@ func TestNextB64RunIsTheRegexp(t *testing.T) {
 		}
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("%q: nextB64Run %v, regexp %v", text, got, want)
+		}
+	}
+}
+
+// TestDecodeShortcutsAgree: hasEscape and hasPercentEscape say exactly
+// when unescape and percentDecode change their text.
+func TestDecodeShortcutsAgree(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 15))
+	const alpha = `\\%ux0aF9g"/'ntr `
+	for range 50000 {
+		b := make([]byte, r.IntN(14))
+		for i := range b {
+			b[i] = alpha[r.IntN(len(alpha))]
+		}
+		s := string(b)
+		if _, ok := unescapeAll(s); ok != hasEscape(s) {
+			t.Fatalf("%q: unescape changes it: %v, hasEscape: %v", s, ok, hasEscape(s))
+		}
+		if _, ok := percentDecodeAll(s); ok != hasPercentEscape(s) {
+			t.Fatalf("%q: percentDecode changes it: %v, hasPercentEscape: %v", s, ok, hasPercentEscape(s))
 		}
 	}
 }

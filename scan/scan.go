@@ -324,7 +324,7 @@ func (f *fileScan) credentialName(key string) bool {
 	if f.names == nil || len(f.names) >= maxNames {
 		f.names = map[string]bool{}
 	}
-	f.names[key] = v
+	f.names[strings.Clone(key)] = v // not a piece of the line: see knownIDs.learn
 	return v
 }
 
@@ -436,7 +436,7 @@ func (f *fileScan) record(v gjson.Result, n int64) {
 				if d.Type != gjson.String || !absPath(d.String()) {
 					continue
 				}
-				dir := strings.TrimRight(d.String(), "/\\")
+				dir := strings.Clone(strings.TrimRight(d.String(), "/\\"))
 				if dir != f.project && !f.s.disabled[redact.RulePathProject] {
 					f.project = dir
 					if m, err := f.s.matcher(dir); err == nil {
@@ -474,7 +474,9 @@ func (f *fileScan) learnIDs(v gjson.Result) {
 			v.ForEach(func(k, x gjson.Result) bool { walk(k.String(), x, depth+1); return true })
 		case v.IsArray():
 			v.ForEach(func(_, x gjson.Result) bool { walk(key, x, depth+1); return true })
-		case v.Type == gjson.String:
+		case v.Type == gjson.String && idKeys[key]:
+			// (volatileID is false under any other key: do not decode a
+			// many-megabyte tool output to find that out.)
 			if s := v.String(); volatileID(key, s) && !f.m.allowed(s) {
 				f.ids.learn(s)
 			}
