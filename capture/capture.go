@@ -72,6 +72,11 @@ type Capturer struct {
 	err        error
 	// begun: capture.start is written (or, without AutoStart, not wanted).
 	begun bool
+	// stamp is the last timestamp written, of the millisecond stampMs;
+	// markers the legacy marker names seen (see marker).
+	stamp   string
+	stampMs int64
+	markers map[string]string
 }
 
 // New returns a Capturer writing to w.

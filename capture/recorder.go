@@ -150,7 +150,7 @@ func (c *Capturer) LegacyWith(line []byte, s Stamp) int64 {
 		return 0
 	}
 	payload, _ := envelope.EncodeTextLine(line)
-	return c.writeStamped(envelope.StageLegacyOut, markerName(line), payload, s)
+	return c.writeStamped(envelope.StageLegacyOut, c.marker(line), payload, s)
 }
 
 // GapWith records bytes of a stream that were not recorded.
@@ -234,6 +234,42 @@ func markerName(line []byte) string {
 	return string(line)
 }
 
+// maxMarkers bounds the marker names a Capturer keeps for reuse.
+const maxMarkers = 256
+
+// marker is markerName with the names seen before reused, not allocated
+// again for every legacy record.
+func (c *Capturer) marker(line []byte) string {
+	i := indexMarkerEnd(line)
+	if i <= 0 || i > 64 {
+		return markerName(line)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if name, ok := c.markers[string(line[:i])]; ok {
+		return name
+	}
+	name := string(line[:i])
+	if len(c.markers) < maxMarkers {
+		if c.markers == nil {
+			c.markers = map[string]string{}
+		}
+		c.markers[name] = name
+	}
+	return name
+}
+
+// timestamp is envelope.FormatTimestamp(at), the string of the previous
+// call reused when at falls in the same millisecond (a line's normalized
+// and legacy records carry its time). The caller holds c.mu.
+func (c *Capturer) timestamp(at time.Time) string {
+	ms := at.UnixMilli()
+	if c.stamp == "" || ms != c.stampMs {
+		c.stamp, c.stampMs = envelope.FormatTimestamp(at), ms
+	}
+	return c.stamp
+}
+
 // writeStamped writes one record as s says: its time, its cause and its
 // redaction.
 func (c *Capturer) writeStamped(stage envelope.Stage, eventType string, payload []byte, s Stamp) int64 {
@@ -260,10 +296,10 @@ func (c *Capturer) writeStamped(stage envelope.Stage, eventType string, payload 
 	c.mu.Lock()
 	rec := envelope.Record{Provider: c.opts.Provider, SessionID: c.sessionID, TurnID: c.turnID,
 		Stage: stage, EventType: eventType, Payload: payload, Redactions: ledger, Cause: s.Cause}
-	c.mu.Unlock()
 	if !at.IsZero() {
-		rec.Timestamp = envelope.FormatTimestamp(at)
+		rec.Timestamp = c.timestamp(at)
 	}
+	c.mu.Unlock()
 	seq, err := c.w.Write(&rec)
 	if err != nil {
 		c.mu.Lock()
@@ -273,8 +309,12 @@ func (c *Capturer) writeStamped(stage envelope.Stage, eventType string, payload 
 		c.mu.Unlock()
 	}
 	if c.opts.Observe != nil && err == nil {
-		rec.SchemaVersion, rec.CaptureID, rec.Sequence = envelope.SchemaVersion, c.id, seq
-		c.opts.Observe(&rec)
+		// A copy, so that rec (given to the envelope writer only) stays
+		// off the heap when nothing observes.
+		obs := new(envelope.Record)
+		*obs = rec
+		obs.SchemaVersion, obs.CaptureID, obs.Sequence = envelope.SchemaVersion, c.id, seq
+		c.opts.Observe(obs)
 	}
 	return seq
 }

@@ -19,11 +19,16 @@
 // that writes the records (through capture.Capturer, the one capture
 // writer), normalizes and renders; the two overlap, so a fast agent is
 // recorded at the pace of the slower of them. The queue is bounded: when
-// it is full a reader waits while the pipeline makes progress (the
-// backpressure reaches the agent), and once the pipeline made none for
-// StallTimeout, what does not fit is dropped and recorded as a gap record
-// saying how many bytes and lines, so a stuck disk can hold up neither the
-// agent nor a pipeline built on --passthrough for long. Lines are
+// it is full a reader waits while the pipeline works (the backpressure
+// reaches the agent), however long its own work takes (redacting a line of
+// many MiB on a loaded machine), and once the pipeline has been waiting
+// on the outside world for StallTimeout (a write of the capture file, the
+// live renderer), what does not fit is dropped and recorded as a gap
+// record saying how many bytes and lines, so a stuck disk can hold up
+// neither the agent nor a pipeline built on --passthrough for long. A
+// little output wakes the pipeline within 10 ms rather than at once, so a
+// slow agent costs one wake-up per few lines; --passthrough and the
+// timestamps are not delayed by that. Lines are
 // unbounded in length (only the line being assembled is held); a last line
 // without newline is recorded and flagged; after the child exits, a
 // process it left behind holding the pipes is waited for only DrainTimeout.

@@ -46,11 +46,16 @@ type arrived struct {
 // order keeps the lines that arrived but cannot be written yet, in arrival
 // order. With no redactor nothing waits.
 type order struct {
-	lr    lineRedactor
-	queue []*arrived
+	lr lineRedactor
+	// queue holds the lines by value, so that a line costs no allocation;
+	// a pointer into it is valid during one call of write.
+	queue []arrived
 	// next indexes the first stdout line in queue that the redactor has
 	// not released yet.
 	next int
+	// now is the line written at once (a pointer to a local would make
+	// every line an allocation, since write is a func value).
+	now arrived
 }
 
 // push takes the next line of stream s (the slice is copied when it has
@@ -58,7 +63,9 @@ type order struct {
 func (o *order) push(s stream, line []byte, at time.Time, write func(*arrived)) {
 	redacted := s == streamStdout || s == streamStderr
 	if o.lr == nil || (!redacted && len(o.queue) == 0) {
-		write(&arrived{stream: s, at: at, line: line, ready: true})
+		o.now = arrived{stream: s, at: at, line: line, ready: true}
+		write(&o.now)
+		o.now = arrived{}
 		return
 	}
 	if !redacted {
@@ -66,10 +73,10 @@ func (o *order) push(s stream, line []byte, at time.Time, write func(*arrived)) 
 		if line != nil {
 			cp = append([]byte{}, line...)
 		}
-		o.queue = append(o.queue, &arrived{stream: s, at: at, line: cp, ready: true})
+		o.queue = append(o.queue, arrived{stream: s, at: at, line: cp, ready: true})
 		return
 	}
-	o.queue = append(o.queue, &arrived{stream: s, at: at, viaRedactor: true})
+	o.queue = append(o.queue, arrived{stream: s, at: at, viaRedactor: true})
 	if s == streamStderr {
 		o.released(o.lr.PushStderr(line), write)
 		return
@@ -103,21 +110,20 @@ func (o *order) released(rls []sanitize.RedactedLine, write func(*arrived)) {
 			write(&arrived{stream: s, line: rl.Line, ledger: rl.Ledger, ready: true, viaRedactor: true})
 			continue
 		}
-		a := o.queue[o.next]
+		a := &o.queue[o.next]
 		a.line, a.ledger, a.ready = rl.Line, rl.Ledger, true
 		o.next++
 	}
 	n := 0
 	for n < len(o.queue) && o.queue[n].ready {
-		write(o.queue[n])
-		o.queue[n] = nil
+		write(&o.queue[n])
 		n++
 	}
 	if n > 0 {
-		o.queue = o.queue[n:]
+		// The lines left move to the front (usually none are left).
+		m := copy(o.queue, o.queue[n:])
+		clear(o.queue[m:])
+		o.queue = o.queue[:m]
 		o.next -= n
-		if len(o.queue) == 0 {
-			o.queue, o.next = o.queue[:0], 0
-		}
 	}
 }

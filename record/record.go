@@ -18,9 +18,10 @@ const (
 	// after it exited (a grandchild may hold them open).
 	DefaultDrainTimeout = 2 * time.Second
 	// DefaultQueueBytes bounds the output waiting to be written to the
-	// capture. A full queue holds the child back while the capture writer
-	// makes progress, and drops (recorded as a gap) once the writer has
-	// made none for DefaultStallTimeout.
+	// capture. A full queue holds the child back while the pipeline works,
+	// and drops (recorded as a gap) once it has been waiting on a write of
+	// the capture file, the renderer or the observer for
+	// DefaultStallTimeout.
 	DefaultQueueBytes   = 8 << 20
 	DefaultStallTimeout = 2 * time.Second
 	// DefaultDetectLines and DefaultDetectWait bound how much output is

@@ -130,6 +130,8 @@ type writer struct {
 	late  int
 	notes []string
 	err   error
+	// scratch holds the legacy marker being written.
+	scratch []byte
 }
 
 func newWriter(p *pipeline) *writer {
@@ -424,7 +426,9 @@ func (w *writer) countLate(redact func([]byte) ([]byte, []envelope.Redaction)) f
 
 // legacy records one marker line, redacted again as text when again.
 func (w *writer) legacy(line string, cause []int64, at time.Time, again bool) {
-	b := []byte(line)
+	// The capture keeps nothing of the line once LegacyWith returns.
+	w.scratch = append(w.scratch[:0], line...)
+	b := w.scratch
 	var l []envelope.Redaction
 	if again && w.red != nil {
 		var f []redact.Finding
