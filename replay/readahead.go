@@ -17,11 +17,12 @@ import (
 // without the goroutine.
 //
 // Records travel in batches of up to aheadRecords, and a batch is used
-// again once the caller is done with it: the records are values in the
-// batch, their payloads are copied into the batch's one buffer (from
-// envelope.Reader.NextShared, which copies nothing itself), so that
-// reading a capture allocates nothing per record. A record Next returns,
-// and its Payload, are valid until the next call to Next.
+// again once the caller is done with it: a batch holds what the streaming
+// replay reads of each record (aheadRec) as values, and their payloads
+// copied into one buffer (from envelope.Reader.NextShared, which copies
+// nothing itself), so that reading a capture allocates nothing per
+// record. A record Next returns, and its Payload, are valid until the
+// next call to Next.
 type readAhead struct {
 	batches chan *aheadBatch
 	free    chan *aheadBatch // batches the caller is done with
@@ -39,11 +40,21 @@ type readAhead struct {
 // aheadBatch is a run of records in file order; err, when set, is what
 // the reader returned after the last of them (io.EOF at the end).
 type aheadBatch struct {
-	recs  []envelope.Record
+	recs  []aheadRec
 	spans []payloadSpan // where each record's payload is in arena
 	arena []byte
 	bytes int
 	err   error
+}
+
+// aheadRec is the part of an envelope.Record the streaming replay reads.
+type aheadRec struct {
+	Sequence  int64
+	Stage     envelope.Stage
+	EventType string
+	// Payload is nil for a record whose payload was not kept.
+	Payload []byte
+	Cause   []int64
 }
 
 // payloadSpan is arena[from:to]; from < 0 for a record whose payload was
@@ -114,33 +125,21 @@ func (a *readAhead) batch() *aheadBatch {
 		b.arena = b.arena[:0]
 		return b
 	default:
-		return &aheadBatch{recs: make([]envelope.Record, 0, aheadRecords), spans: make([]payloadSpan, 0, aheadRecords)}
+		return &aheadBatch{recs: make([]aheadRec, 0, aheadRecords), spans: make([]payloadSpan, 0, aheadRecords)}
 	}
 }
 
-// add appends a copy of rec, which NextShared lent: its payload into the
-// arena (when kept), its redactions and extra fields into slices of its
-// own. Its Cause is the reader's to give away already.
+// add appends what the replay reads of rec, which NextShared lent: its
+// payload goes into the arena (when kept). Its strings and Cause are the
+// reader's to give away.
 func (b *aheadBatch) add(rec *envelope.Record, keep bool) {
-	r := *rec
 	span := payloadSpan{-1, -1}
-	if keep && r.Payload != nil {
-		span = payloadSpan{len(b.arena), len(b.arena) + len(r.Payload)}
-		b.arena = append(b.arena, r.Payload...)
-		b.bytes += len(r.Payload)
+	if keep && rec.Payload != nil {
+		span = payloadSpan{len(b.arena), len(b.arena) + len(rec.Payload)}
+		b.arena = append(b.arena, rec.Payload...)
+		b.bytes += len(rec.Payload)
 	}
-	r.Payload = nil
-	if len(r.Redactions) > 0 {
-		r.Redactions = append([]envelope.Redaction(nil), r.Redactions...)
-	}
-	if len(r.Extra) > 0 {
-		extra := make([]envelope.Field, len(r.Extra))
-		for i, f := range r.Extra {
-			extra[i] = envelope.Field{Key: f.Key, Value: append([]byte(nil), f.Value...), RawKey: append([]byte(nil), f.RawKey...)}
-		}
-		r.Extra = extra
-	}
-	b.recs = append(b.recs, r)
+	b.recs = append(b.recs, aheadRec{Sequence: rec.Sequence, Stage: rec.Stage, EventType: rec.EventType, Cause: rec.Cause})
 	b.spans = append(b.spans, span)
 }
 
@@ -167,7 +166,7 @@ func (a *readAhead) take(n int) bool {
 
 // Next is envelope.Reader.Next, from the records read ahead; the record is
 // valid until the next call.
-func (a *readAhead) Next() (*envelope.Record, error) {
+func (a *readAhead) Next() (*aheadRec, error) {
 	for a.cur == nil || a.next >= len(a.cur.recs) {
 		if a.cur != nil {
 			if a.cur.err != nil {
