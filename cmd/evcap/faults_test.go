@@ -67,22 +67,33 @@ func faultCmds() map[string]func(ts *testscript.TestScript, neg bool, args []str
 	}
 }
 
+// parallelFault runs a row that has no timing bound (no sleeps, stalls,
+// signals or background processes) in parallel with the package's other
+// parallel tests: the rows are real processes that spend much of their
+// time waiting on each other, so two at a time use the machine's cores.
+// Rows with a timing bound run alone (faultScript).
+func parallelFault(t *testing.T, name string) {
+	t.Helper()
+	t.Parallel()
+	faultScript(t, name)
+}
+
 func TestFault01ChildSIGKILL(t *testing.T)   { faultScript(t, "01_child_sigkill") }
 func TestFault02EvcapSIGKILL(t *testing.T)   { faultScript(t, "02_evcap_sigkill") }
 func TestFault03Signals(t *testing.T)        { faultScript(t, "03_signals") }
-func TestFault04ExitCodes(t *testing.T)      { faultScript(t, "04_exit_codes") }
-func TestFault05DiskFull(t *testing.T)       { faultScript(t, "05_disk_full") }
+func TestFault04ExitCodes(t *testing.T)      { parallelFault(t, "04_exit_codes") }
+func TestFault05DiskFull(t *testing.T)       { parallelFault(t, "05_disk_full") }
 func TestFault06WriterStalled(t *testing.T)  { faultScript(t, "06_writer_stalled") }
 func TestFault07SlowConsumer(t *testing.T)   { faultScript(t, "07_slow_consumer") }
-func TestFault08NonJSON(t *testing.T)        { faultScript(t, "08_non_json") }
-func TestFault09NoFinalNewline(t *testing.T) { faultScript(t, "09_no_final_newline") }
+func TestFault08NonJSON(t *testing.T)        { parallelFault(t, "08_non_json") }
+func TestFault09NoFinalNewline(t *testing.T) { parallelFault(t, "09_no_final_newline") }
 func TestFault10LongLines(t *testing.T) {
 	corpustest.Heavy(t) // tens of MB through the redactor: .ci/after-heavy.sh
 	faultScript(t, "10_long_lines")
 }
-func TestFault11InvalidUTF8(t *testing.T)  { faultScript(t, "11_invalid_utf8") }
-func TestFault12ControlBytes(t *testing.T) { faultScript(t, "12_control_bytes") }
-func TestFault13DeepNesting(t *testing.T)  { faultScript(t, "13_deep_nesting") }
+func TestFault11InvalidUTF8(t *testing.T)  { parallelFault(t, "11_invalid_utf8") }
+func TestFault12ControlBytes(t *testing.T) { parallelFault(t, "12_control_bytes") }
+func TestFault13DeepNesting(t *testing.T)  { parallelFault(t, "13_deep_nesting") }
 func TestFault14SplitSecrets(t *testing.T) {
 	corpustest.Heavy(t)
 	faultScript(t, "14_split_secrets")
@@ -92,9 +103,9 @@ func TestFault15EscapedSecrets(t *testing.T) {
 	faultScript(t, "15_escaped_secrets")
 }
 func TestFault16GrandchildHoldsPipe(t *testing.T)  { faultScript(t, "16_grandchild_pipe") }
-func TestFault17ControlSequences(t *testing.T)     { faultScript(t, "17_cr_ansi") }
+func TestFault17ControlSequences(t *testing.T)     { parallelFault(t, "17_cr_ansi") }
 func TestFault18TwoRecorders(t *testing.T)         { faultScript(t, "18_two_recorders") }
-func TestFault20SanitizeMachinePaths(t *testing.T) { faultScript(t, "20_sanitize_paths") }
+func TestFault20SanitizeMachinePaths(t *testing.T) { parallelFault(t, "20_sanitize_paths") }
 
 // readRecords parses a capture; a last line without newline is returned
 // as torn instead of parsed.

@@ -63,6 +63,7 @@ func TestImportPromoteReplay(t *testing.T) {
 // restored session shows what the live run showed. A restored session
 // that lost its answer text makes that check fail, naming the difference.
 func TestPromoteRestored(t *testing.T) {
+	t.Parallel()
 	corpus := "../../history/testdata/corpus/claude/long-text"
 	dir := t.TempDir()
 	live, restored := filepath.Join(dir, "live.jsonl"), filepath.Join(dir, "restored.jsonl")

@@ -45,6 +45,7 @@ func nativeLinesOf(t *testing.T, path string) []string {
 // (minimize/testdata/stream_stats.py), comes down to fewer than 10 native
 // lines that still include that line, as a valid capture.
 func TestMinimizeExecRealCapture(t *testing.T) {
+	t.Parallel() // mostly waiting on python3: runs beside the other parallel tests
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("python3 not installed")
 	}
@@ -98,6 +99,7 @@ func TestMinimizeTestRealFixture(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go test some twenty times")
 	}
+	t.Parallel() // mostly waiting on go test: runs beside the other parallel tests
 	dir := t.TempDir()
 	mod := filepath.Join(dir, "usermod")
 	copyTree(t, "../../minimize/testdata/usermod", mod)

@@ -58,6 +58,9 @@ func TestReplayCheckedInTree(t *testing.T) {
 // provider; the classic Node bug passes whole and line chunking and is
 // caught by random chunking, naming the native line fed.
 func TestReplayExecProviders(t *testing.T) {
+	// Mostly waiting on node and python3: the test and its providers run
+	// beside the other parallel tests.
+	t.Parallel()
 	for _, tool := range []string{"node", "python3"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed", tool)
@@ -72,6 +75,7 @@ func TestReplayExecProviders(t *testing.T) {
 	bug := "node " + filepath.Join(progs, "render-classic-bug.js")
 	for _, p := range []string{"claude", "codex", "gemini", "opencode"} {
 		t.Run(p, func(t *testing.T) {
+			t.Parallel()
 			dir := filepath.Join(t.TempDir(), "tools")
 			if err := os.MkdirAll(dir, 0o755); err != nil {
 				t.Fatal(err)
