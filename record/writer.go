@@ -11,6 +11,7 @@ import (
 	"github.com/evcap/evcap/capture"
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/providers"
 	"github.com/evcap/evcap/redact"
 	"github.com/evcap/evcap/render/legacy"
 )
@@ -320,7 +321,7 @@ func (w *writer) native(line []byte, l []envelope.Redaction, at time.Time) {
 	seq, isJSON := w.c.NativeWith(line, capture.Stamp{At: at, Redacted: true, Ledger: l})
 	if !w.warnedJSON && !isJSON && !looksJSON(line) {
 		w.warnedJSON = true
-		w.warn("stdout line %d is not JSON: is the agent's JSON output switched on (claude --output-format stream-json --verbose, codex exec --json, gemini --output-format stream-json, opencode run --format json)?", w.nativeSeen+1)
+		w.warn("stdout line %d is not JSON: is the agent's JSON output switched on (%s)?", w.nativeSeen+1, providers.JSONCommands())
 	}
 	w.nativeSeen++
 	if w.norm == nil {

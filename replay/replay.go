@@ -228,15 +228,13 @@ func split(rec []recordedEvent) ([]event.Event, []int64) {
 // EncodeEvent is the one-line JSON form of an event in normalized goldens:
 // HTML characters unescaped, cause included.
 func EncodeEvent(e event.Event) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(e); err != nil {
+	b, err := event.AppendPayload(nil, &e)
+	if err != nil {
 		// event.Event holds only strings, numbers and raw JSON that was
 		// valid when decoded; keep the failure visible in the output.
 		return []byte(fmt.Sprintf("{\"encodeError\":%q}\n", err.Error()))
 	}
-	return b.Bytes()
+	return append(b, '\n')
 }
 
 // NormalizedOutput is the content of golden/normalized.golden for events.

@@ -347,8 +347,6 @@ func TestTableRuleCatchesATable(t *testing.T) {
 var factExceptions = map[string]string{
 	"fakemodel/cli.go": "the fake model's harness writes each CLI's environment and arguments for a recorded run; " +
 		"fakemodel is on the normalizers' layer, below the registry, so it cannot ask providers",
-	"record/writer.go": "the not-JSON warning names each CLI's JSON flags: to take them from providers.JSONCommands " +
-		"(record is not this change's; when it does, this entry must go)",
 	"cmd/evcap/normalize.go": "help text: a usage example runs codex exec --json",
 	"cmd/evcap/record.go":    "help text: a usage example records codex exec --json",
 	"cmd/evcap/import.go":    "help text: the table of where each CLI keeps its sessions, shown to the user",
