@@ -137,7 +137,7 @@ func (c *Capturer) NormalizedWith(e event.Event, s Stamp) int64 {
 		return 0
 	}
 	e.Cause = nil
-	payload, err := envelope.MarshalPayload(e)
+	payload, err := event.AppendPayload(nil, &e)
 	if err != nil {
 		payload = []byte(`null`)
 	}

@@ -246,7 +246,7 @@ func (im *importer) events(evs []event.Event) {
 		}
 		cause := ev.Cause
 		ev.Cause = nil
-		payload, err := envelope.MarshalPayload(ev)
+		payload, err := event.AppendPayload(nil, &ev)
 		if err != nil {
 			payload = []byte("null")
 		}
