@@ -50,6 +50,78 @@ func needles(home, project string, temps []string) []needle {
 // with "." (a bare /home/.cache) or "<" (a placeholder) are not user names.
 var otherHome = regexp.MustCompile(`(?:^|[^A-Za-z0-9_.<>-])(?:/home/|/Users/|[A-Za-z]:\\{1,2}Users\\{1,2})([A-Za-z0-9_][A-Za-z0-9_.@-]{0,63})[/\\]`)
 
+// otherHomeMid is otherHome for text that does not start the whole text
+// (no "^": the match needs a byte before the path).
+var otherHomeMid = regexp.MustCompile(`[^A-Za-z0-9_.<>-](?:/home/|/Users/|[A-Za-z]:\\{1,2}Users\\{1,2})([A-Za-z0-9_][A-Za-z0-9_.@-]{0,63})[/\\]`)
+
+// homeAnchors are the literals one of which every match of otherHome
+// holds, at most homeLead bytes after the match starts (a rune of up to
+// 4 bytes, then "/home/", or "C:\\" before "Users\"); no match is
+// longer than homeMax bytes (4 + 11 + 64 + 1).
+var homeAnchors = []string{"/home/", "/Users/", "Users\\"}
+
+const (
+	homeLead = 16
+	homeMax  = 128
+)
+
+// otherHomeMatches is otherHome.FindAllStringSubmatchIndex(text, -1)
+// without running the expression over all of a long text: from each place
+// p the search goes on from, the first anchor at or after p is found, and
+// the expression runs on the window from homeLead bytes before it (or p)
+// to homeMax bytes after. A match that starts at or after p holds an
+// anchor at or after p, within homeLead bytes of its start, so none
+// starts before the window; one starting at or before the anchor ends
+// inside the window, and is the match the whole text gives (the
+// expression looks at nothing past its match; "^" only at the text's
+// start, hence otherHomeMid for windows that do not start there). When
+// the window's first match starts after the anchor, or it has none, no
+// match starts at or before the anchor, and the search goes on after it.
+// Without the prefilter (the differential tests) it is the expression
+// itself.
+func (m *matcher) otherHomeMatches(text string) [][]int {
+	if m.pf == nil {
+		return otherHome.FindAllStringSubmatchIndex(text, -1)
+	}
+	var out [][]int
+	next := [3]int{-2, -2, -2} // next occurrence of each anchor (-2: not looked for, -1: none)
+	for p := 0; p < len(text); {
+		a := -1
+		for i, l := range homeAnchors {
+			if next[i] != -1 && next[i] < p {
+				next[i] = -1
+				if j := strings.Index(text[p:], l); j >= 0 {
+					next[i] = p + j
+				}
+			}
+			if next[i] >= 0 && (a < 0 || next[i] < a) {
+				a = next[i]
+			}
+		}
+		if a < 0 {
+			break
+		}
+		lo, hi := max(p, a-homeLead), min(len(text), a+homeMax)
+		re := otherHomeMid
+		if lo == 0 {
+			re = otherHome
+		}
+		mm := re.FindStringSubmatchIndex(text[lo:hi])
+		if mm == nil || lo+mm[0] > a {
+			p = a + 1
+			continue
+		}
+		for i := range mm {
+			if mm[i] >= 0 {
+				mm[i] += lo
+			}
+		}
+		out = append(out, mm)
+		p = mm[1]
+	}
+	return out
+}
+
 // otherHomeNames are path segments after /home/ or /Users/ that are not a
 // person: shared and system directories.
 var otherHomeNames = map[string]bool{"Shared": true, "Public": true, "Default": true, "All Users": true}
@@ -81,7 +153,7 @@ func (m *matcher) pathHits(text, via string, base int, report func(hit)) {
 	if !m.anyHome || m.pf != nil && !m.pf.admits(len(m.rules)+entryOtherHome, text) {
 		return
 	}
-	for _, mm := range otherHome.FindAllStringSubmatchIndex(text, -1) {
+	for _, mm := range m.otherHomeMatches(text) {
 		name := text[mm[2]:mm[3]]
 		if otherHomeNames[name] || m.ownHome(text[mm[0]:]) {
 			continue

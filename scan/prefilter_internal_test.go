@@ -307,3 +307,37 @@ func TestDecodeShortcutsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestOtherHomeWindowsAreTheRegexp: the windowed search gives the
+// expression's own matches, on random text dense with the anchors, names
+// of every length around the 64-byte limit, and runes of every width.
+func TestOtherHomeWindowsAreTheRegexp(t *testing.T) {
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.matcher("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(16, 17))
+	pieces := []string{" /home/ann/", "x/home/bob.x@y/", " C:\\Users\\ann\\", "\t/Users/Shared/", "/home/", "/Users/", "Users\\", "C:\\", "c:\\\\", "\\", "/", " ", "a", "ann", "<x>", ".", "-", "é", "€", "\U0001F600", "\xff",
+		strings.Repeat("n", 62), strings.Repeat("n", 63), strings.Repeat("n", 64), strings.Repeat("x", 120)}
+	found := 0
+	for range 30000 {
+		var b strings.Builder
+		for range r.IntN(14) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		want := otherHome.FindAllStringSubmatchIndex(text, -1)
+		got := m.otherHomeMatches(text)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%q: windows %v, expression %v", text, got, want)
+		}
+		found += len(want)
+	}
+	if found < 10000 {
+		t.Fatalf("only %d matches in all: the test exercised little", found)
+	}
+}
