@@ -33,6 +33,7 @@ type prefilter struct {
 	folded []byte
 	sat    []uint32 // sat[c] == gen: clause c is satisfied
 	gen    uint32
+	hit    bool // some literal was found: some clause may be satisfied
 	walk   ahocorasick.WalkFn
 }
 
@@ -108,6 +109,7 @@ func (p *prefilter) instance() *prefilter {
 	q := &prefilter{trie: p.trie, clausesOf: p.clausesOf, entries: p.entries, nClauses: p.nClauses,
 		maxLit: p.maxLit, chunk: p.chunk, sat: make([]uint32, p.nClauses)}
 	q.walk = func(_, _, pattern int64) bool {
+		q.hit = true
 		for _, c := range q.clausesOf[pattern] {
 			q.sat[c] = q.gen
 		}
@@ -119,6 +121,7 @@ func (p *prefilter) instance() *prefilter {
 // search folds text once and finds every literal it holds; admits then
 // answers for each rule until the next search.
 func (p *prefilter) search(text string) {
+	p.hit = false
 	p.gen++
 	if p.gen == 0 {
 		clear(p.sat)
@@ -155,7 +158,7 @@ func (p *prefilter) search(text string) {
 // search.
 func (p *prefilter) admits(i int, text string) bool {
 	e := &p.entries[i]
-	if len(text) < e.minLen {
+	if len(text) < e.minLen || len(e.clauses) > 0 && !p.hit {
 		return false
 	}
 	for _, c := range e.clauses {
