@@ -68,6 +68,20 @@ type rule struct {
 	// starts with its keywords (case ignored): every match starts at a
 	// keyword, so keywordMatches tries it only there (keywordRule).
 	atKeyword *regexp.Regexp
+
+	// compile, when set, builds what matching needs (re, anchored,
+	// chunk) and is run once, by ready, before the rule first matches
+	// (upstream rules: see buildUpstream).
+	compile  func()
+	compiled sync.Once
+}
+
+// ready builds the rule's matcher if it is built lazily. Rules are
+// shared by every Redactor, so it is safe for concurrent use.
+func (ru *rule) ready() {
+	if ru.compile != nil {
+		ru.compiled.Do(ru.compile)
+	}
 }
 
 // keywordRule marks a case-insensitive rule whose regexp begins with an

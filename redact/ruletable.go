@@ -70,8 +70,11 @@ var ownChecks = map[string]string{
 func Rules() []RuleSpec {
 	var out []RuleSpec
 	for _, ru := range builtinRules() {
-		sp := RuleSpec{ID: ru.id, Source: "evcap", Regex: ru.re.String(), IgnoreCase: ru.fold, SecretGroup: ru.group,
+		sp := RuleSpec{ID: ru.id, Source: "evcap", IgnoreCase: ru.fold, SecretGroup: ru.group,
 			Entropy: ru.entropy, Description: ownDescriptions[ru.id], Checks: ownChecks[ru.id]}
+		if !ru.upstream {
+			sp.Regex = ru.re.String()
+		}
 		for _, k := range ru.keywords {
 			sp.Keywords = append(sp.Keywords, string(k))
 		}

@@ -261,6 +261,7 @@ func (r *Redactor) ruleSpans(prio int, text []byte, protect func() [][2]int, spa
 	if !ru.hasRequired(text) {
 		return spans
 	}
+	ru.ready()
 	var matches [][]int
 	if ru.anchored != nil {
 		matches = ru.anchoredMatches(text)

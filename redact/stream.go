@@ -545,7 +545,7 @@ func (r *Redactor) buildHoldLits() []holdLit {
 			for _, k := range ru.keywords {
 				out = append(out, holdLit{text: k, fold: ru.fold, minPrefix: 1, rule: ru.id})
 			}
-		case ru.upstream && ru.anchored == nil:
+		case ru.upstream && ru.anchorLits == nil: // not run anchored (anchorAt)
 			for _, l := range ru.required {
 				if len(l) >= 3 {
 					out = append(out, holdLit{text: l, fold: true, minPrefix: 2, rule: ru.id})

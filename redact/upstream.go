@@ -6,7 +6,6 @@ import (
 	"math"
 	"regexp"
 	"regexp/syntax"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -132,21 +131,13 @@ func buildUpstream() ([]*rule, error) {
 		}
 	}
 	var out []*rule
-	for i, ur := range f.Rules {
-		if i > 0 && i%32 == 0 {
-			// Parsing, simplifying and compiling 200-odd regexps makes about
-			// 25 MB of short-lived garbage for 4 MB of rules; left to the
-			// collector's pace it all counts toward the process's peak RSS
-			// (evcap record's bound, fault row 07). Collecting between
-			// batches keeps the peak near what stays. Once per process.
-			runtime.GC()
-		}
+	for _, ur := range f.Rules {
 		if ur.Regex == "" || ur.Path != "" || len(ur.Keywords) == 0 {
 			continue // a path rule, or one no prefilter could gate
 		}
-		re, err := regexp.Compile(ur.Regex)
+		parsed, err := syntax.Parse(ur.Regex, syntax.Perl)
 		if err != nil {
-			continue
+			continue // regexp.Compile refuses it too
 		}
 		allows := append([]allowTest(nil), global...)
 		for _, a := range ur.Allowlists {
@@ -157,29 +148,46 @@ func buildUpstream() ([]*rule, error) {
 		if ur.ID == "generic-api-key" {
 			allows = append(allows, notGenericSecret)
 		}
-		ru := &rule{id: ur.ID, fold: true, re: re, upstream: true, entropy: ur.Entropy, allows: allows,
+		ru := &rule{id: ur.ID, fold: true, upstream: true, entropy: ur.Entropy, allows: allows,
 			description: ur.Description, rawRegex: ur.Regex}
 		for _, k := range ur.Keywords {
 			ru.keywords = append(ru.keywords, []byte(strings.ToLower(k)))
 		}
-		if parsed, err := syntax.Parse(ur.Regex, syntax.Perl); err == nil {
-			ru.anchorAt(parsed)
-			simple := parsed.Simplify()
-			ru.required = requiredLiterals(simple)
-			if w, ok := maxWidth(simple); ok && w <= maxWindowed {
-				ru.maxLen = w
+		rest := ru.anchorAt(parsed)
+		simple := parsed.Simplify()
+		ru.required = requiredLiterals(simple)
+		windowed := false
+		if w, ok := maxWidth(simple); ok && w <= maxWindowed {
+			ru.maxLen = w
+			windowed = true
+		}
+		switch {
+		case ur.SecretGroup > 0:
+			ru.group = ur.SecretGroup
+		case parsed.MaxCap() > 0:
+			ru.group = -1 // the first group that matched
+		}
+		// What only matching needs is built the first time the rule's
+		// literals occur in a text (compile): most of the 200-odd rules
+		// never meet their keywords in a run, and building them all cost
+		// every redacting command about 0.2 s of CPU at start.
+		ru.compile = func() {
+			ru.re = regexp.MustCompile(ur.Regex) // parsed above: it compiles
+			if rest != nil {
+				anchored, err := regexp.Compile(`^(?:` + rest.String() + `)`)
+				if err == nil {
+					ru.anchored = anchored
+				} else {
+					ru.anchorLits = nil // match unanchored; TestUpstreamRulesCompile keeps this unused
+				}
+			}
+			if windowed {
 				if prog, err := syntax.Compile(simple); err == nil {
 					// Go's regexp backtracks (fast) on inputs up to this
 					// length and runs its NFA (slow) on longer ones.
 					ru.chunk = 256 * 1024 / max(len(prog.Inst), 1)
 				}
 			}
-		}
-		switch {
-		case ur.SecretGroup > 0:
-			ru.group = ur.SecretGroup
-		case re.NumSubexp() > 0:
-			ru.group = -1 // the first group that matched
 		}
 		out = append(out, ru)
 	}
@@ -559,9 +567,9 @@ func (ru *rule) hasRequired(text []byte) bool {
 // anchored (^…) and tried only where one of its leading literals occurs,
 // on a window as long as the longest match. Rules of other shapes keep
 // their regexp as it is.
-func (ru *rule) anchorAt(parsed *syntax.Regexp) {
+func (ru *rule) anchorAt(parsed *syntax.Regexp) *syntax.Regexp {
 	if parsed.Op != syntax.OpConcat || len(parsed.Sub) < 2 {
-		return
+		return nil
 	}
 	lead := parsed.Sub[0]
 	switch {
@@ -569,25 +577,37 @@ func (ru *rule) anchorAt(parsed *syntax.Regexp) {
 	case lead.Op == syntax.OpWordBoundary:
 		ru.anchorWord = true // checked by hand where the literal occurs
 	default:
-		return
+		return nil
 	}
 	if strings.Contains(lead.String(), "(") && !strings.Contains(lead.String(), "(?") {
-		return // holds a capture group
+		return nil // holds a capture group
 	}
 	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: parsed.Flags, Sub: parsed.Sub[1:]}
 	lits := requiredLiterals(rest.Sub[0])
 	if len(lits) == 0 {
-		return
+		return nil
 	}
-	anchored, err := regexp.Compile(`^(?:` + rest.String() + `)`)
-	if err != nil || anchored.NumSubexp() != ru.re.NumSubexp() {
-		return
+	if countCaptures(rest) != countCaptures(parsed) {
+		return nil // the anchored regexp's groups would be numbered differently
 	}
 	w, ok := maxWidth(rest.Simplify())
 	if !ok || w > maxWindowed {
 		w = maxWindowed
 	}
-	ru.anchored, ru.anchorLits, ru.anchorLen = anchored, lits, w
+	ru.anchorLits, ru.anchorLen = lits, w
+	return rest
+}
+
+// countCaptures is the number of capture groups in re.
+func countCaptures(re *syntax.Regexp) int {
+	n := 0
+	if re.Op == syntax.OpCapture {
+		n++
+	}
+	for _, sub := range re.Sub {
+		n += countCaptures(sub)
+	}
+	return n
 }
 
 // anchoredMatches runs an anchored rule at every occurrence of its

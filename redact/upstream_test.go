@@ -99,6 +99,7 @@ func TestUpstreamRecall(t *testing.T) {
 			var b strings.Builder
 			sampleFor(parsed.Simplify(), rng, &b)
 			s := b.String()
+			ru.ready()
 			m := ru.re.FindSubmatchIndex([]byte(s))
 			if m == nil || !utf8.ValidString(s) || !ru.mayMatch([]byte(s)) {
 				continue // gitleaks too looks only at text holding a keyword
