@@ -44,10 +44,12 @@ type blocks struct {
 	lookahead int
 	open      map[string]*blockStream
 	trackers  map[string]provider.Deltas // per provider name, made at its first native line
+	known     map[string]bool            // whether the registry knows a provider name, asked once
+	names     []string                   // the registry's names, for lines of no known provider
 }
 
 func newBlocks(r func() *redact.Redactor, lookahead int) *blocks {
-	return &blocks{r: r, lookahead: lookahead, open: map[string]*blockStream{}, trackers: map[string]provider.Deltas{}}
+	return &blocks{r: r, lookahead: lookahead, open: map[string]*blockStream{}, trackers: map[string]provider.Deltas{}, known: map[string]bool{}}
 }
 
 // push adds a delta to its block and fills the holes of every delta the
