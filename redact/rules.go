@@ -115,14 +115,7 @@ const keywordWindow = 4096
 func (ru *rule) keywordMatches(text []byte) [][]int {
 	var occ []int
 	for _, k := range ru.keywords {
-		for i := 0; ; {
-			j := indexFold(text[i:], k)
-			if j < 0 {
-				break
-			}
-			occ = append(occ, i+j)
-			i += j + 1
-		}
+		occ = appendIndexFoldAll(occ, text, k)
 	}
 	slices.Sort(occ)
 	occ = slices.Compact(occ)
