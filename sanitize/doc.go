@@ -49,18 +49,20 @@
 // # Blocks and memory
 //
 // A delta is held back only while its tail could still be the start of a
-// secret (see redact.Stream), or until its block ends (Claude
-// content_block_stop or message_stop, a Gemini line that is not an
-// assistant delta, an opencode part whose time.end is set or an idle
-// session, a completed normalized block, a legacy message end). Stderr and
-// non-JSON stdout lines form text blocks of their own, so a private key
-// printed line by line is held until its END line and then replaced in
-// every line. Records after a held one wait with it, so output order is
-// input order. Memory is bounded by the open blocks' streams plus the
-// records waiting, which Options.MaxHeld caps: past it, the block holding
-// the oldest record is released in parts (Report.EarlyFlushes) without a
-// leak: the held tail that could start a secret is replaced, and so is
-// what continues it (Report.PartialRedactions).
+// secret (see redact.Stream), or until its block ends, as the provider
+// descriptor's Deltas tracker says (Claude content_block_stop or
+// message_stop, a Gemini line that is not an assistant delta, an opencode
+// part whose time.end is set or an idle session, the whole agent_message,
+// agent_reasoning or agent_reasoning_raw_content line after a Codex legacy
+// protocol's delta lines), or a completed normalized block, or a legacy
+// message end. Stderr and non-JSON stdout lines form text blocks of their
+// own, so a private key printed line by line is held until its END line and
+// then replaced in every line. Records after a held one wait with it, so
+// output order is input order. Memory is bounded by the open blocks' streams
+// plus the records waiting, which Options.MaxHeld caps: past it, the block
+// holding the oldest record is released in parts (Report.EarlyFlushes)
+// without a leak: the held tail that could start a secret is replaced, and
+// so is what continues it (Report.PartialRedactions).
 //
 // # Project root
 //
