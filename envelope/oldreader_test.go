@@ -1,14 +1,13 @@
 package envelope
 
-// This file keeps, verbatim, the record reader as it was before the
+// This file keeps the record reader and Validate as they were before the
 // one-pass scanner (scan.go): gjson.ValidBytes over the line, then
-// ParseRecord's gjson walk. The differential tests and FuzzScanMatchesOld
-// compare the two, so the old behaviour stays pinned here even as the
-// package's own fallback path changes.
+// ParseRecord's gjson walk, which is still the package's own general path
+// (parseRecordSlow, unchanged, so it is called rather than copied). The
+// differential tests and FuzzScanMatchesOld compare the two.
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -90,132 +89,7 @@ func oldParse(opts ReaderOptions, line []byte) (*Record, error) {
 		}
 		version = nv
 	}
-	return oldParseRecord(line)
-}
-
-// oldParseRecord decodes one current-version record line (without its
-// newline). The payload and extra fields are copied verbatim.
-func oldParseRecord(line []byte) (*Record, error) {
-	root := gjson.ParseBytes(line)
-	if !root.IsObject() {
-		return nil, fmt.Errorf("%w: not a JSON object", ErrInvalidLine)
-	}
-	rec := &Record{}
-	var perr error
-	seen := 0
-	str := func(key string, val gjson.Result, dst *string) bool {
-		if val.Type != gjson.String {
-			perr = fmt.Errorf("%w: %s is not a string", ErrInvalidLine, key)
-			return false
-		}
-		*dst = val.String()
-		return true
-	}
-	root.ForEach(func(k, val gjson.Result) bool {
-		key := k.String()
-		switch key {
-		case "schemaVersion":
-			rec.SchemaVersion = int(val.Int())
-			seen |= 1 << 0
-		case "captureId":
-			seen |= 1 << 1
-			return str(key, val, &rec.CaptureID)
-		case "sequence":
-			if val.Type != gjson.Number || val.Int() < 1 || float64(val.Int()) != val.Float() {
-				perr = fmt.Errorf("%w: sequence must be a positive integer", ErrInvalidLine)
-				return false
-			}
-			rec.Sequence = val.Int()
-			seen |= 1 << 2
-		case "timestamp":
-			seen |= 1 << 3
-			return str(key, val, &rec.Timestamp)
-		case "provider":
-			seen |= 1 << 4
-			return str(key, val, &rec.Provider)
-		case "sessionId":
-			seen |= 1 << 5
-			return str(key, val, &rec.SessionID)
-		case "turnId":
-			seen |= 1 << 6
-			return str(key, val, &rec.TurnID)
-		case "stage":
-			seen |= 1 << 7
-			var s string
-			if !str(key, val, &s) {
-				return false
-			}
-			rec.Stage = Stage(s)
-		case "eventType":
-			seen |= 1 << 8
-			return str(key, val, &rec.EventType)
-		case "payload":
-			seen |= 1 << 9
-			rec.Payload = append(json.RawMessage(nil), val.Raw...)
-		case "redactions":
-			seen |= 1 << 10
-			if !val.IsArray() {
-				perr = fmt.Errorf("%w: redactions is not an array", ErrInvalidLine)
-				return false
-			}
-			rec.Redactions = []Redaction{}
-			if err := json.Unmarshal([]byte(val.Raw), &rec.Redactions); err != nil {
-				perr = fmt.Errorf("%w: redactions: %v", ErrInvalidLine, err)
-				return false
-			}
-		case "model":
-			return str(key, val, &rec.Model)
-		case "agent":
-			return str(key, val, &rec.Agent)
-		case "permissionMode":
-			return str(key, val, &rec.PermissionMode)
-		case "cwdHash":
-			return str(key, val, &rec.CwdHash)
-		case "projectHash":
-			return str(key, val, &rec.ProjectHash)
-		case "source":
-			return str(key, val, &rec.Source)
-		case "notes":
-			return str(key, val, &rec.Notes)
-		case "cause":
-			if !val.IsArray() {
-				perr = fmt.Errorf("%w: cause is not an array", ErrInvalidLine)
-				return false
-			}
-			for _, c := range val.Array() {
-				if c.Type != gjson.Number || c.Int() < 1 {
-					perr = fmt.Errorf("%w: cause holds a non-sequence value %s", ErrInvalidLine, c.Raw)
-					return false
-				}
-				rec.Cause = append(rec.Cause, c.Int())
-			}
-		default:
-			rec.Extra = append(rec.Extra, Field{Key: key, Value: append(json.RawMessage(nil), val.Raw...), RawKey: append(json.RawMessage(nil), k.Raw...)})
-		}
-		return true
-	})
-	if perr != nil {
-		return nil, perr
-	}
-	if missing := oldMissingFields(seen); missing != "" {
-		return nil, fmt.Errorf("%w: missing required field %s", ErrInvalidLine, missing)
-	}
-	if !rec.Stage.Valid() {
-		return nil, fmt.Errorf("%w: unknown stage %q", ErrInvalidLine, rec.Stage)
-	}
-	return rec, nil
-}
-
-var oldRequiredFields = []string{"schemaVersion", "captureId", "sequence", "timestamp", "provider",
-	"sessionId", "turnId", "stage", "eventType", "payload", "redactions"}
-
-func oldMissingFields(seen int) string {
-	for i, name := range oldRequiredFields {
-		if seen&(1<<i) == 0 {
-			return name
-		}
-	}
-	return ""
+	return parseRecordSlow(line)
 }
 
 // oldValidate is Validate as it was, for the differential tests.
@@ -265,7 +139,7 @@ func oldValidate(ctx context.Context, r io.Reader, o ValidateOptions) (*Validati
 				continue
 			}
 		}
-		rec, err := oldParseRecord(line)
+		rec, err := parseRecordSlow(line)
 		if err != nil {
 			report(n, seq, "%v", err)
 			continue

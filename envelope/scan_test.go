@@ -261,7 +261,7 @@ func sameAsOld(t testing.TB, name string, data []byte) {
 		}
 		if gjson.ValidBytes(l) {
 			// ParseRecord's callers validate first; so does the old reader.
-			wr, werr := oldParseRecord(l)
+			wr, werr := parseRecordSlow(l)
 			gr, gerr := ParseRecord(l)
 			if d := diff(toStep(wr, werr, 0), toStep(gr, gerr, 0)); d != "" {
 				t.Fatalf("%s line %d: ParseRecord differs (-old +new):\n%s", name, lr.Line(), d)
@@ -580,7 +580,7 @@ func TestScanTakesPlainLines(t *testing.T) {
 			if len(bytes.TrimSpace(l)) == 0 || !gjson.ValidBytes(l) || gjson.GetBytes(l, "schemaVersion").Int() != 1 {
 				continue
 			}
-			if _, err := oldParseRecord(l); err != nil {
+			if _, err := parseRecordSlow(l); err != nil {
 				continue
 			}
 			var rec Record
