@@ -416,51 +416,84 @@ func indexFold(s, k []byte) int {
 	if len(k) == 0 {
 		return 0
 	}
-	last := len(s) - len(k) + 1 // candidates start before last
-	if last <= 0 {
+	f := newFoldFinder(s, k)
+	return f.next()
+}
+
+// foldFinder walks the occurrences of k in s (ASCII case ignored), left
+// to right, overlapping ones included, keeping its place for each case of
+// k's pivot byte between calls, so that finding them all searches s for
+// each case once.
+type foldFinder struct {
+	s, k      []byte
+	p         int  // k's pivot byte's index (see pivot)
+	lo, up    byte // its two cases (equal when not a letter)
+	last      int  // candidates start before last
+	nextLo    int  // next candidate with lo at its pivot; last when none
+	nextUp    int  // the same for up
+	started   bool // the first candidates are found
+	exhausted bool
+}
+
+func newFoldFinder(s, k []byte) foldFinder {
+	f := foldFinder{s: s, k: k, last: len(s) - len(k) + 1}
+	if f.last <= 0 {
+		f.exhausted = true
+		return f
+	}
+	f.p = pivot(k)
+	f.lo = k[f.p]
+	f.up = f.lo
+	if f.lo >= 'a' && f.lo <= 'z' {
+		f.up = f.lo - 'a' + 'A'
+	}
+	return f
+}
+
+// candidate is the next candidate from from whose pivot byte is c.
+func (f *foldFinder) candidate(c byte, from int) int {
+	if j := bytes.IndexByte(f.s[from+f.p:f.last+f.p], c); j >= 0 {
+		return from + j
+	}
+	return f.last
+}
+
+// next returns where the next occurrence starts, or -1.
+func (f *foldFinder) next() int {
+	if f.exhausted {
 		return -1
 	}
-	p := pivot(k)
-	lo := k[p]
-	up := lo
-	if lo >= 'a' && lo <= 'z' {
-		up = lo - 'a' + 'A'
-	}
-	// A candidate i has k's pivot byte at i+p.
-	next := func(c byte, from int) int {
-		if j := bytes.IndexByte(s[from+p:last+p], c); j >= 0 {
-			return from + j
+	if !f.started {
+		f.started = true
+		f.nextLo, f.nextUp = f.candidate(f.lo, 0), f.last
+		if f.up != f.lo {
+			f.nextUp = f.candidate(f.up, 0)
 		}
-		return last
-	}
-	// The next occurrence of each case, each searched for once per step.
-	nl, nu := next(lo, 0), last
-	if up != lo {
-		nu = next(up, 0)
 	}
 	for {
-		i := min(nl, nu)
-		if i >= last {
+		i := min(f.nextLo, f.nextUp)
+		if i >= f.last {
+			f.exhausted = true
 			return -1
 		}
-		if bytes.EqualFold(s[i:i+len(k)], k) {
+		if i == f.nextLo {
+			f.nextLo = f.candidate(f.lo, i+1)
+		}
+		if i == f.nextUp && f.up != f.lo {
+			f.nextUp = f.candidate(f.up, i+1)
+		}
+		if bytes.EqualFold(f.s[i:i+len(f.k)], f.k) {
 			return i
-		}
-		if i == nl {
-			nl = next(lo, i+1)
-		}
-		if i == nu && up != lo {
-			nu = next(up, i+1)
 		}
 	}
 }
 
 // appendIndexFoldAll appends to occ where every occurrence of k in s
 // starts (ASCII case ignored), overlapping ones included, left to right:
-// what calling indexFold again from just past each occurrence finds. It
-// searches s for each case of k's pivot byte once, where that loop searched
-// for a case that does not occur again from every occurrence to the end of
-// s: quadratic in a long string full of one keyword (a 4 MiB line of
+// what calling indexFold again from just past each occurrence finds, but
+// in one pass (foldFinder). That loop searched for a case of the pivot
+// byte that does not occur again from every occurrence to the end of s:
+// quadratic in a long string full of one keyword (a 4 MiB line of
 // "password=… token: …" took record 13 s, 2 MiB 3 s).
 func appendIndexFoldAll(occ []int, s, k []byte) []int {
 	if len(k) == 0 {
@@ -469,41 +502,11 @@ func appendIndexFoldAll(occ []int, s, k []byte) []int {
 		}
 		return occ
 	}
-	last := len(s) - len(k) + 1 // candidates start before last
-	if last <= 0 {
-		return occ
+	f := newFoldFinder(s, k)
+	for i := f.next(); i >= 0; i = f.next() {
+		occ = append(occ, i)
 	}
-	p := pivot(k)
-	lo := k[p]
-	up := lo
-	if lo >= 'a' && lo <= 'z' {
-		up = lo - 'a' + 'A'
-	}
-	next := func(c byte, from int) int {
-		if j := bytes.IndexByte(s[from+p:last+p], c); j >= 0 {
-			return from + j
-		}
-		return last
-	}
-	nl, nu := next(lo, 0), last
-	if up != lo {
-		nu = next(up, 0)
-	}
-	for {
-		i := min(nl, nu)
-		if i >= last {
-			return occ
-		}
-		if bytes.EqualFold(s[i:i+len(k)], k) {
-			occ = append(occ, i)
-		}
-		if i == nl {
-			nl = next(lo, i+1)
-		}
-		if i == nu && up != lo {
-			nu = next(up, i+1)
-		}
-	}
+	return occ
 }
 
 // pivot is the index of the byte of k indexFold searches for: the one
