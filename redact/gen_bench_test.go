@@ -10,10 +10,11 @@ import (
 	"github.com/evcap/evcap/redact"
 )
 
-// BenchmarkLineGenerated redacts every line of a generated Claude run with
-// long tool outputs, machine paths and a planted secret every 20 turns, as
-// evcap record does while recording.
-func BenchmarkLineGenerated(b *testing.B) {
+// generatedLines is the redactor and the lines of an 8 MiB generated
+// Claude run (long tool outputs, machine paths, a planted secret every 20
+// turns) that the benchmarks below share, and the run's size.
+func generatedLines(b *testing.B) (*redact.Redactor, [][]byte, int64) {
+	b.Helper()
 	var raw bytes.Buffer
 	if _, err := gen.Write(&raw, gen.Options{Provider: "claude", Size: 8 << 20, Seed: 1, SecretEvery: 20}); err != nil {
 		b.Fatal(err)
@@ -31,7 +32,15 @@ func BenchmarkLineGenerated(b *testing.B) {
 		}
 		ls = append(ls, bytes.Clone(l))
 	}
-	b.SetBytes(int64(raw.Len()))
+	return red, ls, int64(raw.Len())
+}
+
+// BenchmarkLineGenerated redacts every line of a generated Claude run with
+// long tool outputs, machine paths and a planted secret every 20 turns, as
+// evcap record does while recording.
+func BenchmarkLineGenerated(b *testing.B) {
+	red, ls, size := generatedLines(b)
+	b.SetBytes(size)
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, l := range ls {
@@ -45,23 +54,7 @@ func BenchmarkLineGenerated(b *testing.B) {
 // sanitize did before) with doing both in one walk (JSONVisit). The
 // rewrite here only looks at every string, as sanitize's mostly does.
 func BenchmarkJSONVisit(b *testing.B) {
-	var raw bytes.Buffer
-	if _, err := gen.Write(&raw, gen.Options{Provider: "claude", Size: 8 << 20, Seed: 1, SecretEvery: 20}); err != nil {
-		b.Fatal(err)
-	}
-	red, err := redact.New(redact.Options{Home: "/home/dev", Project: "/home/dev/src/app", Temp: []string{"/tmp"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var ls [][]byte
-	lr := lines.NewReader(bytes.NewReader(raw.Bytes()))
-	for {
-		l, err := lr.Next()
-		if err != nil {
-			break
-		}
-		ls = append(ls, bytes.Clone(l))
-	}
+	red, ls, size := generatedLines(b)
 	n := 0
 	var txt []byte
 	look := jsonwalk.VisitorFunc(func(_ *jsonwalk.Walker, t *jsonwalk.Token) error {
@@ -72,7 +65,7 @@ func BenchmarkJSONVisit(b *testing.B) {
 		return nil
 	})
 	b.Run("two-walks", func(b *testing.B) {
-		b.SetBytes(int64(raw.Len()))
+		b.SetBytes(size)
 		b.ReportAllocs()
 		var w jsonwalk.Walker
 		for b.Loop() {
@@ -84,7 +77,7 @@ func BenchmarkJSONVisit(b *testing.B) {
 		}
 	})
 	b.Run("one-walk", func(b *testing.B) {
-		b.SetBytes(int64(raw.Len()))
+		b.SetBytes(size)
 		b.ReportAllocs()
 		var w jsonwalk.Walker
 		for b.Loop() {
