@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/evcap/evcap/internal/corpustest"
+	"github.com/evcap/evcap/provider"
+	registry "github.com/evcap/evcap/providers"
 	"github.com/evcap/evcap/replay"
 	"github.com/sebdah/goldie/v2"
 	"github.com/tidwall/gjson"
@@ -100,5 +102,37 @@ func TestCumulativeLinesCodexUnchanged(t *testing.T) {
 	got := replay.CumulativeLines(orig)
 	if !bytes.Equal(bytes.Join(orig, nil), bytes.Join(got, nil)) {
 		t.Fatal("codex lines were rewritten")
+	}
+}
+
+// TestCumulativeLinesCodexLegacyUnchanged: Codex's legacy protocol streams
+// agent_message_delta lines that its Deltas tracker reports as text pieces,
+// but its normalizer cannot read snapshots (ReadsCumulative false), so the
+// lines come back byte for byte instead of rewritten into snapshots the
+// user's code never saw. Real recording: codex proto of @openai/codex
+// 0.39.0 (providers/testdata/codex-0.39.0-proto).
+func TestCumulativeLinesCodexLegacyUnchanged(t *testing.T) {
+	orig := corpusLines(t, filepath.Join("..", "providers", "testdata", "codex-0.39.0-proto", "long-text.stdout.jsonl"))
+	d, ok := registry.Lookup("codex")
+	if !ok {
+		t.Fatal("no codex descriptor")
+	}
+	if d.ReadsCumulative {
+		t.Fatal("codex's descriptor says its normalizer reads snapshots; this test expects it not to")
+	}
+	tr, pieces := d.Deltas(), 0
+	for _, l := range orig {
+		for _, x := range tr.Line(l) {
+			if x.Kind == provider.DeltaText && !x.Start {
+				pieces++
+			}
+		}
+	}
+	if pieces < 2 {
+		t.Fatalf("the sample has %d text pieces: nothing for the cumulative rewrite to leave alone", pieces)
+	}
+	got := replay.CumulativeLinesOf(d, orig)
+	if !bytes.Equal(bytes.Join(orig, []byte("\n")), bytes.Join(got, []byte("\n"))) {
+		t.Fatalf("codex legacy lines (%d text pieces) were rewritten", pieces)
 	}
 }
