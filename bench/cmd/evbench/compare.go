@@ -19,6 +19,7 @@ type tool struct {
 	argv []string
 	in   string // stdin file
 	out  string // stdout file ("" = /dev/null)
+	env  []string
 }
 
 // generate writes a run to dir/name and returns its stats.
@@ -77,6 +78,12 @@ func compare(c config) error {
 		{name: "evcap replay --mode native", argv: []string{c.evcap, "replay", capPath, "--mode", "native"}},
 		{name: "evcap sanitize", argv: []string{c.evcap, "sanitize", capPath, "-o", os.DevNull}},
 		{name: "evcap record -- cat", argv: []string{c.evcap, "record", "--render", "none", "-o", filepath.Join(c.dir, "rec.jsonl"), "--", "cat", raw}},
+		floorTool("floor: lines (capture)", "lines", capPath),
+		floorTool("floor: valid", "valid", raw),
+		floorTool("floor: valid (capture)", "valid", capPath),
+		floorTool("floor: keywords (capture)", "keywords", capPath),
+		floorTool("floor: write (capture)", "write", capPath),
+		floorTool("floor: write", "write", raw),
 	}
 	if c.gitleaks != "" {
 		tools = append(tools, tool{name: "gitleaks stdin (capture)", argv: []string{c.gitleaks, "stdin", "--no-banner", "--log-level", "error", "--exit-code", "0", "--redact"}, in: capPath})
@@ -88,7 +95,7 @@ func compare(c config) error {
 	for r := 0; r < c.rounds; r++ {
 		for i := range tools {
 			t := tools[(i+r)%len(tools)]
-			s, err := measure(t.argv, t.in, t.out)
+			s, err := measure(t.argv, t.in, t.out, t.env...)
 			if err != nil {
 				return fmt.Errorf("%s: %w", t.name, err)
 			}
@@ -130,6 +137,22 @@ func compare(c config) error {
 	ratio("evcap replay --mode native", "jq -c . (capture)", 15)
 	ratio("evcap record -- cat", "jq -c .", 3)
 	ratio("evcap scan", "gitleaks stdin (capture)", 20)
+	fmt.Println()
+	fmt.Println("The floor rows are evbench itself doing only what each command cannot skip (bench/cmd/evbench/floor.go): a command's ratio cannot exceed its floor's, one core each.")
+	fmt.Println()
+	fmt.Println("| target | floor | floor's ratio (the most one core allows) | command's ratio | command's time / floor's |")
+	fmt.Println("|---|---|---|---|---|")
+	ceiling := func(cmd, fl, base string) {
+		if rate[cmd] == 0 || rate[fl] == 0 || rate[base] == 0 {
+			return
+		}
+		fmt.Printf("| %s | %s | %.1f× %s | %.1f× | %.1f |\n", cmd, fl, rate[fl]/rate[base], base, rate[cmd]/rate[base], rate[fl]/rate[cmd])
+	}
+	ceiling("evcap sanitize", "floor: write (capture)", "jq -c . (capture)")
+	ceiling("evcap normalize", "floor: valid", "jq -c .")
+	ceiling("evcap replay --mode native", "floor: valid (capture)", "jq -c . (capture)")
+	ceiling("evcap record -- cat", "floor: write", "jq -c .")
+	ceiling("evcap scan", "floor: keywords (capture)", "gitleaks stdin (capture)")
 	limit := 64<<20 + 3*int64(st.Longest)
 	fmt.Printf("\nPeak RSS bound: 64 MiB + 3 × longest line = %.1f MiB.\n\n", mib(limit))
 	fmt.Println("| tool | peak RSS MiB | within bound |")

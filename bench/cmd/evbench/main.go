@@ -43,6 +43,10 @@ func main() {
 		tickChild()
 		return
 	}
+	if stage := os.Getenv(floorEnv); stage != "" {
+		runFloor(stage)
+		return
+	}
 	var c config
 	var size, small, large, big string
 	flag.StringVar(&c.evcap, "evcap", "", "evcap binary (default: go build ./cmd/evcap into the work directory)")

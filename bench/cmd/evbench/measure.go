@@ -26,7 +26,7 @@ var timeBin, _ = exec.LookPath("/usr/bin/time")
 // measure runs argv with stdin from in ("" for none) and stdout to out
 // ("" for /dev/null), and reads the child's rusage from wait4 (peak RSS
 // from GNU time when there is one).
-func measure(argv []string, in, out string) (sample, error) {
+func measure(argv []string, in, out string, env ...string) (sample, error) {
 	var rssFile string
 	if timeBin != "" {
 		f, err := os.CreateTemp("", "evbench-rss-")
@@ -39,6 +39,9 @@ func measure(argv []string, in, out string) (sample, error) {
 		argv = append([]string{timeBin, "-f", "%M", "-o", rssFile}, argv...)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	if in != "" {
 		f, err := os.Open(in)
 		if err != nil {
