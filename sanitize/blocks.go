@@ -43,13 +43,25 @@ type blocks struct {
 	r         func() *redact.Redactor
 	lookahead int
 	open      map[string]*blockStream
-	trackers  map[string]provider.Deltas // per provider name, made at its first native line
-	known     map[string]bool            // whether the registry knows a provider name, asked once
-	names     []string                   // the registry's names, for lines of no known provider
 }
 
 func newBlocks(r func() *redact.Redactor, lookahead int) *blocks {
-	return &blocks{r: r, lookahead: lookahead, open: map[string]*blockStream{}, trackers: map[string]provider.Deltas{}, known: map[string]bool{}}
+	return &blocks{r: r, lookahead: lookahead, open: map[string]*blockStream{}}
+}
+
+// observer says which records carry a delta and which end blocks (see
+// observe). It keeps the providers' Deltas trackers, which read the
+// native lines in order; it shares nothing with blocks, so Sanitize runs
+// it in the goroutine that reads records, ahead of the one that feeds the
+// streams.
+type observer struct {
+	trackers map[string]provider.Deltas // per provider name, made at its first native line
+	known    map[string]bool            // whether the registry knows a provider name, asked once
+	names    []string                   // the registry's names, for lines of no known provider
+}
+
+func newObserver() *observer {
+	return &observer{trackers: map[string]provider.Deltas{}, known: map[string]bool{}}
 }
 
 // push adds a delta to its block and fills the holes of every delta the
@@ -180,7 +192,7 @@ type delta struct {
 
 // observe classifies a record's body for block tracking. kind tells how
 // the body was taken from the payload.
-func (b *blocks) observe(prov string, stage envelope.Stage, kind payloadKind, marker string, body []byte) delta {
+func (b *observer) observe(prov string, stage envelope.Stage, kind payloadKind, marker string, body []byte) delta {
 	switch stage {
 	case envelope.StageNativeIn:
 		if kind != kindJSON && kind != kindSSE {

@@ -84,6 +84,13 @@
 // pseudonyms, times and private text before it is written; strings that
 // none of these can change are judged on their bytes and not copied.
 //
+// Reading, redacting and finishing overlap (pipeline.go): one goroutine
+// reads records and tracks deltas, one per core redacts payloads (the
+// rules' part, which depends on nothing but the record), and the caller's
+// goroutine does what has state (blocks' streams, pseudonyms, times) and
+// writes, in input order, so the output is what one goroutine would
+// write. The records between reading and writing are bounded in bytes.
+//
 // NewLineRedactor gives the same block-aware redaction to a live stream of
 // native lines (what evcap record reads from an agent): push lines as they
 // come, take the lines it releases, Flush at the end.

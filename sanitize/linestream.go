@@ -15,6 +15,12 @@ type LineOptions struct {
 	// MaxHeld bounds the bytes of lines held back; past it, the block
 	// holding the oldest line is ended early. 0 means DefaultMaxHeld.
 	MaxHeld int
+	// Provider, when it names a provider the registry knows, is the
+	// stream's provider (evcap record knows it once it has detected it):
+	// only its descriptor's Deltas tracker reads the lines. Otherwise
+	// every provider's tracker does (see Sanitize's blocks for records of
+	// no known provider).
+	Provider string
 }
 
 // RedactedLine is a line a LineRedactor released: the line redacted, and
@@ -62,6 +68,8 @@ const maxStreamedLine = 64 << 10
 type LineRedactor struct {
 	red     *redact.Redactor
 	blocks  *blocks
+	obs     *observer
+	prov    string
 	queue   []*lineItem
 	held    int
 	maxHeld int
@@ -84,7 +92,7 @@ type lineItem struct {
 
 // NewLineRedactor starts the redaction of one stream of native lines.
 func NewLineRedactor(r *redact.Redactor, opts LineOptions) *LineRedactor {
-	lr := &LineRedactor{red: r, maxHeld: opts.MaxHeld}
+	lr := &LineRedactor{red: r, maxHeld: opts.MaxHeld, obs: newObserver(), prov: opts.Provider}
 	if lr.maxHeld <= 0 {
 		lr.maxHeld = DefaultMaxHeld
 	}
@@ -124,7 +132,7 @@ func (lr *LineRedactor) push(line []byte, stderr bool) []RedactedLine {
 		// line to learn whether it is JSON.
 		if out, f, err := lr.red.JSON(line); err == nil {
 			it.json, it.body, findings = true, out, f
-			d = lr.blocks.observe("", envelope.StageNativeIn, kindJSON, "", line)
+			d = lr.obs.observe(lr.prov, envelope.StageNativeIn, kindJSON, "", line)
 		}
 	}
 	textKey := "text|stdout"

@@ -21,7 +21,7 @@ const nativeKey = "native|"
 // provider the registry does not know ("" before a live stream is
 // detected) has its line judged by every provider's tracker: ends from all
 // of them, the piece from the first (by name) that finds one.
-func (b *blocks) native(name string, body []byte) delta {
+func (b *observer) native(name string, body []byte) delta {
 	var d delta
 	known, seen := b.known[name]
 	if !seen {
@@ -45,7 +45,7 @@ func (b *blocks) native(name string, body []byte) delta {
 
 // track feeds body to the named provider's tracker and adds what it found
 // to d (the piece only when d has none yet).
-func (b *blocks) track(name string, body []byte, d *delta) {
+func (b *observer) track(name string, body []byte, d *delta) {
 	tr, ok := b.trackers[name]
 	if !ok {
 		if desc, found := providers.Lookup(name); found && desc.Deltas != nil {

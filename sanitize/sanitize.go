@@ -126,22 +126,20 @@ func SanitizeContext(ctx context.Context, r io.Reader, name string, w io.Writer,
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	s.out = bw
+	pp := s.startPrep(ctx, rd, ahead)
+	defer pp.stop()
 	for {
 		if err := context.Cause(ctx); err != nil {
 			return s.rep, err
 		}
-		var h held
-		if len(ahead) > 0 {
-			h, ahead[0] = ahead[0], held{}
-			ahead = ahead[1:]
-		} else {
-			h.rec, h.err = rd.Next()
-			h.line = rd.Line()
+		h := pp.take(ctx)
+		if h == nil {
+			if err := context.Cause(ctx); err != nil {
+				return s.rep, err
+			}
+			break // the end of the input
 		}
 		rec, err := h.rec, h.err
-		if err == io.EOF {
-			break
-		}
 		if errors.Is(err, envelope.ErrTornLine) {
 			s.rep.TornLine = true
 			continue
@@ -149,10 +147,12 @@ func SanitizeContext(ctx context.Context, r io.Reader, name string, w io.Writer,
 		if err != nil {
 			return s.rep, fmt.Errorf("sanitize: %w: %w", ErrInvalidCapture, err)
 		}
-		if err := s.add(rec); err != nil {
+		if err := s.add(h); err != nil {
 			return s.rep, fmt.Errorf("sanitize %s:%d: sequence %d: %w", name, h.line, rec.Sequence, err)
 		}
 	}
+	// The reading stage has ended: what it set is this goroutine's now.
+	pp.stop()
 	s.blocks.flush("")
 	if err := s.emit(); err != nil {
 		return s.rep, err
@@ -203,16 +203,26 @@ type item struct {
 	ledger []envelope.Redaction
 	hole   *hole
 	size   int
-	// red redacts the body when it is finished (JSON kinds): the
-	// redactor of when the record was read, before a later record named
-	// the project.
-	red *redact.Redactor
+	// The rules' redaction of a JSON body (done by the redacting stage,
+	// with the redactor of when the record was read): its output, whether
+	// it differs from body, its findings, its error. Pseudonyms, times,
+	// private text and the delta's chunk are applied to it when the
+	// record is finished.
+	red      []byte
+	redDirty bool
+	redFind  []redact.Finding
+	redErr   error
 }
 
 type sanitizer struct {
 	opts    Options
 	project string
+	// red is the redactor of the records being read (the reading stage's:
+	// it changes when a record names the project root); cur is the one
+	// of the last record added (the finishing stage's).
 	red     *redact.Redactor
+	cur     *redact.Redactor
+	obs     *observer
 	ids     *ids
 	clock   clock
 	blocks  *blocks
@@ -226,8 +236,6 @@ type sanitizer struct {
 	// until the next record is finished, which is after it is written.
 	jw jsonwalk.Walker
 	rw recordWalk
-	// vw checks bodies that may nest too deep (walkable).
-	vw jsonwalk.Walker
 }
 
 func newSanitizer(opts Options) (*sanitizer, error) {
@@ -243,7 +251,9 @@ func newSanitizer(opts Options) (*sanitizer, error) {
 	if err := s.rebuild(); err != nil {
 		return nil, err
 	}
-	s.blocks = newBlocks(func() *redact.Redactor { return s.red }, opts.Lookahead)
+	s.cur = s.red
+	s.obs = newObserver()
+	s.blocks = newBlocks(func() *redact.Redactor { return s.cur }, opts.Lookahead)
 	return s, nil
 }
 
@@ -290,40 +300,22 @@ func split(rec *envelope.Record) (payloadKind, string, []byte) {
 
 func marker(prefix string) string { return strings.TrimSuffix(prefix, " ") }
 
-// add takes one record in: redacts it, feeds its delta to its block and
-// writes out every record that no longer waits.
-func (s *sanitizer) add(rec *envelope.Record) error {
+// add takes one record in (taken apart, observed and redacted by the
+// stages before, see pipeline.go): feeds its delta to its block and writes
+// out every record that no longer waits.
+func (s *sanitizer) add(p *prepped) error {
+	rec := p.rec
 	s.rep.Records++
 	s.clock.begin(rec.Timestamp)
-	kind, prefix, body := split(rec)
-	var utfLedger []envelope.Redaction
-	text, runs, n, binary := binaryLine(rec)
-	if binary {
-		// A line that was not valid UTF-8: written back as text, so the
-		// sanitized capture is readable and its text is redacted.
-		kind, prefix, body = kindText, "", text
-		if runs > 0 {
-			utfLedger = append(utfLedger, envelope.Redaction{Rule: RuleInvalidUTF8, Pointer: "", Count: runs, OriginalLength: n})
-		}
+	if p.addErr != nil {
+		return p.addErr
 	}
-	if err := s.learnProject(rec, body); err != nil {
-		return err
-	}
-	it := &item{rec: rec, kind: kind, prefix: prefix, body: body, size: len(rec.Payload) + 256,
-		dirty: binary, ledger: utfLedger}
-	if kind == kindText && body == nil {
-		// A string payload that does not decode cannot be rewritten.
-		return errors.New("payload string does not decode")
-	}
-
-	d := s.blocks.observe(rec.Provider, rec.Stage, kind, marker(prefix), body)
-	textLine := kind == kindText && rec.Stage == envelope.StageNativeIn &&
-		(rec.EventType == envelope.EventStderr || rec.EventType == envelope.EventNonJSON)
-	if textLine && len(body) <= min(maxStreamedLine, s.maxString()) {
-		// A text line joins its stream's text block, with its newline, so
-		// a secret spanning lines (a private key block) is replaced whole.
-		d = delta{key: "text|" + rec.EventType, text: string(body) + "\n", isDelt: true}
-	} else if textLine {
+	s.cur = p.red
+	kind := p.kind
+	it := &item{rec: rec, kind: kind, prefix: p.prefix, body: p.body, size: len(rec.Payload) + 256,
+		dirty: p.binary, ledger: p.utf}
+	d := p.d
+	if p.flushText {
 		s.blocks.flush("text|" + rec.EventType)
 	}
 	for _, e := range d.ends {
@@ -331,26 +323,17 @@ func (s *sanitizer) add(rec *envelope.Record) error {
 	}
 
 	var findings []redact.Finding
-	switch {
-	case d.isDelt && kind == kindText:
-		// The block's stream redacts the line.
-	case kind == kindText:
-		// TextValue also cuts a string JSON would cut, so the output
-		// passes Scan.
-		out, f := s.red.TextValue(body)
-		findings = f
-		if len(f) > 0 {
-			it.body, it.dirty = out, true
+	switch p.work {
+	case workText:
+		findings = p.findings
+		if p.changed {
+			it.body, it.dirty = p.out, true
 		}
-	default:
-		// Redaction runs when the record is finished, in the walk that
-		// also maps its ids and times (finish), with the redactor of now.
-		// It can fail only on JSON the reader (or split) accepted that
-		// the walker does not: that is found now, as before.
-		if err := walkable(&s.vw, body); err != nil {
-			return err
+	case workJSON:
+		if p.walkErr != nil {
+			return p.walkErr
 		}
-		it.red = s.red
+		it.red, it.redDirty, it.redFind, it.redErr = p.out, p.changed, p.findings, p.redErr
 	}
 	s.addFindings(it, findings, d.isDelt, d.path)
 	if d.isDelt {
@@ -431,18 +414,22 @@ func (s *sanitizer) finish(it *item) error {
 	rec := it.rec
 	learn := rec.Stage == envelope.StageNativeIn || rec.Stage == envelope.StageMeta
 	if it.kind != kindText {
-		// One walk: redaction, then on each string the rewrite of ids,
-		// times, private text and the delta's chunk (recordWalk).
+		// The rules' redaction is done; one walk of its output rewrites
+		// ids, times, private text and the delta's chunk (recordWalk).
+		if it.redErr != nil {
+			return fmt.Errorf("sanitize: sequence %d: %w", rec.Sequence, it.redErr)
+		}
 		s.rw.it, s.rw.learn = it, learn
-		out, changed, findings, err := it.red.JSONVisit(&s.jw, it.body, &s.rw)
+		out, changed, err := s.jw.Walk(it.red, &s.rw)
 		s.rw.it = nil
 		if err != nil {
-			return fmt.Errorf("sanitize: sequence %d: %w", rec.Sequence, err)
+			return fmt.Errorf("sanitize: sequence %d: %w: %w", rec.Sequence, redact.ErrNotJSON, err)
 		}
-		s.addFindings(it, findings, it.hole != nil, holePath(it.hole))
-		if changed {
+		s.addFindings(it, it.redFind, it.hole != nil, holePath(it.hole))
+		if changed || it.redDirty {
 			it.body, it.dirty = out, true
 		}
+		it.red, it.redFind = nil, nil
 	}
 	if h := it.hole; h != nil {
 		for _, f := range h.chunk.Findings {
@@ -502,7 +489,7 @@ func (s *sanitizer) envelopeFields(rec *envelope.Record) []envelope.Redaction {
 		if *f == "" {
 			return
 		}
-		out, found := s.red.Text([]byte(*f))
+		out, found := s.cur.Text([]byte(*f))
 		for _, fd := range found {
 			ledger = append(ledger, envelope.Redaction{Rule: fd.Rule, Pointer: "#/" + name, Count: fd.Count, OriginalLength: fd.OriginalLength})
 		}
@@ -533,7 +520,7 @@ func (s *sanitizer) envelopeFields(rec *envelope.Record) []envelope.Redaction {
 		}
 	}
 	for i := range rec.Extra {
-		out, found, err := s.red.JSON(rec.Extra[i].Value)
+		out, found, err := s.cur.JSON(rec.Extra[i].Value)
 		if err != nil || len(found) == 0 {
 			continue
 		}

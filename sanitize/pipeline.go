@@ -1,0 +1,383 @@
+package sanitize
+
+import (
+	"context"
+	"errors"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/jsonwalk"
+	"github.com/evcap/evcap/redact"
+)
+
+// Sanitize runs in three stages so that a machine with two or more cores
+// works on several records at once, while the output stays what one
+// goroutine doing everything in order would write (same bytes, same
+// order, same errors):
+//
+//   - reading (one goroutine): each record is read and taken apart, the
+//     project root it may name is learned, and the providers' delta
+//     trackers say whether it carries a delta or ends blocks. All of
+//     that depends only on the records before it, in order.
+//   - redacting (one goroutine per core): the payload's redaction by the
+//     rules (redact.Redactor.JSON, TextValue). It depends on the record
+//     alone and on the redactor of when it was read, so records are
+//     redacted in any order, each batch by one worker.
+//   - finishing (the caller's goroutine): everything with state that the
+//     output depends on, in input order: the blocks' streams, pseudonyms
+//     in order of first appearance, times, the envelope fields, and the
+//     writing.
+//
+// The stages hand records on in batches; the bytes of the records between
+// reading and finishing are bounded (prepBudget, one record more when a
+// single one is larger), so memory stays bounded by the longest lines.
+// The context is checked before each record is read and before each is
+// finished.
+
+// prepBudget bounds the payload bytes of records read but not finished.
+const prepBudget = 4 << 20
+
+// prepBatchItems and prepBatchBytes bound a batch; a batch is also handed
+// on early when the stages after reading are idle.
+const (
+	prepBatchItems = 64
+	prepBatchBytes = 256 << 10
+)
+
+type workKind uint8
+
+const (
+	workNone workKind = iota // nothing to redact now (an error, or a line its block's stream redacts)
+	workText                 // a text payload, redacted with TextValue
+	workJSON                 // a JSON body, redacted with JSON
+)
+
+// prepped is a record as the reading stage passes it on, and then the
+// redaction of its payload.
+type prepped struct {
+	rec  *envelope.Record
+	err  error // reading's error; nothing else is set
+	line int64
+
+	// addErr is the error add returns for this record (learning the
+	// project, a string payload that does not decode).
+	addErr error
+	red    *redact.Redactor // the redactor of when the record was read
+	kind   payloadKind
+	prefix string
+	body   []byte
+	binary bool
+	utf    []envelope.Redaction
+	d      delta
+	// flushText: a text line too long to join its block ends it.
+	flushText bool
+	work      workKind
+
+	// The redacting stage's results.
+	walkErr  error // walkable's error (workJSON)
+	out      []byte
+	changed  bool
+	findings []redact.Finding
+	redErr   error // JSON's error
+}
+
+type prepBatch struct {
+	items []prepped
+	size  int
+	done  chan struct{} // closed when every item is redacted
+}
+
+// budget counts the bytes of records between reading and finishing.
+type budget struct {
+	mu    sync.Mutex
+	cond  sync.Cond
+	used  int
+	limit int
+	stop  bool
+}
+
+func newBudget(limit int) *budget {
+	b := &budget{limit: limit}
+	b.cond.L = &b.mu
+	return b
+}
+
+func (b *budget) fits(n int) bool { return b.used == 0 || b.used+n <= b.limit }
+
+// tryTake takes n bytes if they fit now.
+func (b *budget) tryTake(n int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stop || !b.fits(n) {
+		return false
+	}
+	b.used += n
+	return true
+}
+
+// take waits until n bytes fit and takes them; false when halted.
+func (b *budget) take(n int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for !b.stop && !b.fits(n) {
+		b.cond.Wait()
+	}
+	if b.stop {
+		return false
+	}
+	b.used += n
+	return true
+}
+
+func (b *budget) give(n int) {
+	b.mu.Lock()
+	b.used -= n
+	b.cond.Broadcast()
+	b.mu.Unlock()
+}
+
+func (b *budget) halt() {
+	b.mu.Lock()
+	b.stop = true
+	b.cond.Broadcast()
+	b.mu.Unlock()
+}
+
+// prepPipe runs the reading and redacting stages.
+type prepPipe struct {
+	ordered chan *prepBatch
+	work    chan *prepBatch
+	quit    chan struct{}
+	bud     *budget
+	wg      sync.WaitGroup
+	cur     *prepBatch
+	next    int
+	stopped bool
+}
+
+// startPrep starts reading rd (after the records already read ahead) and
+// redacting.
+func (s *sanitizer) startPrep(ctx context.Context, rd *envelope.Reader, ahead []held) *prepPipe {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	p := &prepPipe{
+		ordered: make(chan *prepBatch, 2*workers+2),
+		work:    make(chan *prepBatch, 2*workers+2),
+		quit:    make(chan struct{}),
+		bud:     newBudget(prepBudget),
+	}
+	p.wg.Add(1 + workers)
+	go func() {
+		defer p.wg.Done()
+		s.readStage(ctx, rd, ahead, p)
+	}()
+	for range workers {
+		go func() {
+			defer p.wg.Done()
+			var vw jsonwalk.Walker
+			for b := range p.work {
+				for i := range b.items {
+					select {
+					case <-p.quit:
+					default:
+						b.items[i].redact(&vw)
+					}
+				}
+				close(b.done)
+			}
+		}()
+	}
+	return p
+}
+
+// stop ends the stages and waits for them.
+func (p *prepPipe) stop() {
+	if p.stopped {
+		return
+	}
+	p.stopped = true
+	close(p.quit)
+	p.bud.halt()
+	p.wg.Wait()
+}
+
+// send hands a batch to the workers and to the finishing stage; false
+// when the pipe is stopping.
+func (p *prepPipe) send(b *prepBatch) bool {
+	select {
+	case p.work <- b:
+	case <-p.quit:
+		return false
+	}
+	select {
+	case p.ordered <- b:
+		return true
+	case <-p.quit:
+		return false
+	}
+}
+
+// readStage reads records until the input ends, a record sanitizing stops
+// at, or ctx is done.
+func (s *sanitizer) readStage(ctx context.Context, rd *envelope.Reader, ahead []held, p *prepPipe) {
+	defer close(p.ordered)
+	defer close(p.work)
+	b := &prepBatch{done: make(chan struct{})}
+	flush := func() bool {
+		if len(b.items) == 0 {
+			return true
+		}
+		ok := p.send(b)
+		b = &prepBatch{done: make(chan struct{})}
+		return ok
+	}
+	for {
+		if context.Cause(ctx) != nil {
+			flush()
+			return
+		}
+		var h held
+		if len(ahead) > 0 {
+			h, ahead[0] = ahead[0], held{}
+			ahead = ahead[1:]
+		} else {
+			h.rec, h.err = rd.Next()
+			h.line = rd.Line()
+		}
+		if h.err == io.EOF {
+			flush()
+			return
+		}
+		it := s.prep(h)
+		size := 256
+		if it.rec != nil {
+			size += len(it.rec.Payload)
+		}
+		if !p.bud.tryTake(size) {
+			if !flush() || !p.bud.take(size) {
+				return
+			}
+		}
+		b.items = append(b.items, it)
+		b.size += size
+		// A record finishing stops at ends the reading; a torn last line
+		// is followed by the end.
+		last := it.addErr != nil || (it.err != nil && !errors.Is(it.err, envelope.ErrTornLine))
+		if last {
+			flush()
+			return
+		}
+		if len(b.items) >= prepBatchItems || b.size >= prepBatchBytes || (len(p.ordered) == 0 && len(p.work) == 0) {
+			if !flush() {
+				return
+			}
+		}
+	}
+}
+
+// prep is the reading stage's part of add: it takes the record apart,
+// learns the project root, and observes its delta.
+func (s *sanitizer) prep(h held) prepped {
+	it := prepped{rec: h.rec, err: h.err, line: h.line}
+	if h.err != nil {
+		return it
+	}
+	rec := h.rec
+	kind, prefix, body := split(rec)
+	text, runs, n, binary := binaryLine(rec)
+	if binary {
+		// A line that was not valid UTF-8: written back as text, so the
+		// sanitized capture is readable and its text is redacted.
+		kind, prefix, body = kindText, "", text
+		if runs > 0 {
+			it.utf = append(it.utf, envelope.Redaction{Rule: RuleInvalidUTF8, Pointer: "", Count: runs, OriginalLength: n})
+		}
+	}
+	it.kind, it.prefix, it.body, it.binary = kind, prefix, body, binary
+	if err := s.learnProject(rec, body); err != nil {
+		it.addErr = err
+		return it
+	}
+	it.red = s.red
+	if kind == kindText && body == nil {
+		// A string payload that does not decode cannot be rewritten.
+		it.addErr = errors.New("payload string does not decode")
+		return it
+	}
+	d := s.obs.observe(rec.Provider, rec.Stage, kind, marker(prefix), body)
+	textLine := kind == kindText && rec.Stage == envelope.StageNativeIn &&
+		(rec.EventType == envelope.EventStderr || rec.EventType == envelope.EventNonJSON)
+	if textLine && len(body) <= min(maxStreamedLine, s.maxString()) {
+		// A text line joins its stream's text block, with its newline, so
+		// a secret spanning lines (a private key block) is replaced whole.
+		d = delta{key: "text|" + rec.EventType, text: string(body) + "\n", isDelt: true}
+	} else if textLine {
+		it.flushText = true
+	}
+	it.d = d
+	switch {
+	case d.isDelt && kind == kindText:
+		// The block's stream redacts the line.
+	case kind == kindText:
+		it.work = workText
+	default:
+		it.work = workJSON
+	}
+	return it
+}
+
+// redact is the redacting stage's part: what the rules replace in the
+// payload.
+func (it *prepped) redact(vw *jsonwalk.Walker) {
+	switch it.work {
+	case workText:
+		// TextValue also cuts a string JSON would cut, so the output
+		// passes Scan.
+		it.out, it.findings = it.red.TextValue(it.body)
+		it.changed = len(it.findings) > 0
+	case workJSON:
+		// It can fail only on JSON the reader (or split) accepted that
+		// the walker does not.
+		if err := walkable(vw, it.body); err != nil {
+			it.walkErr = err
+			return
+		}
+		it.out, it.findings, it.redErr = it.red.JSON(it.body)
+		it.changed = it.redErr == nil && !sameSlice(it.out, it.body)
+	}
+}
+
+func sameSlice(a, b []byte) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+// take returns the next record, redacted, in input order; nil at the end
+// of the input or when ctx is done.
+func (p *prepPipe) take(ctx context.Context) *prepped {
+	for p.cur == nil || p.next == len(p.cur.items) {
+		if p.cur != nil {
+			p.bud.give(p.cur.size)
+			p.cur = nil
+		}
+		var b *prepBatch
+		var ok bool
+		select {
+		case b, ok = <-p.ordered:
+		case <-ctx.Done():
+			return nil
+		}
+		if !ok {
+			return nil
+		}
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return nil
+		}
+		p.cur, p.next = b, 0
+	}
+	it := &p.cur.items[p.next]
+	p.next++
+	return it
+}
