@@ -220,18 +220,22 @@ type sanitizer struct {
 	// red is the redactor of the records being read (the reading stage's:
 	// it changes when a record names the project root); cur is the one
 	// of the last record added (the finishing stage's).
-	red     *redact.Redactor
-	cur     *redact.Redactor
-	obs     *observer
-	ids     *ids
-	clock   clock
-	blocks  *blocks
-	queue   []*item
-	held    int
-	maxHeld int
-	out     *bufio.Writer
-	line    []byte
-	rep     Report
+	red *redact.Redactor
+	cur *redact.Redactor
+	obs *observer
+	// clean holds envelope field values in which cleanRed found nothing
+	// to replace (envelopeFields).
+	clean    map[string]struct{}
+	cleanRed *redact.Redactor
+	ids      *ids
+	clock    clock
+	blocks   *blocks
+	queue    []*item
+	held     int
+	maxHeld  int
+	out      *bufio.Writer
+	line     []byte
+	rep      Report
 	// jw and rw rewrite a finished record's JSON; out of jw stays valid
 	// until the next record is finished, which is after it is written.
 	jw jsonwalk.Walker
@@ -253,6 +257,7 @@ func newSanitizer(opts Options) (*sanitizer, error) {
 	}
 	s.cur = s.red
 	s.obs = newObserver()
+	s.clean = map[string]struct{}{}
 	s.blocks = newBlocks(func() *redact.Redactor { return s.cur }, opts.Lookahead)
 	return s, nil
 }
@@ -475,6 +480,10 @@ func (s *sanitizer) finish(it *item) error {
 	return err
 }
 
+// maxCleanFields bounds envelopeFields' memory of clean values (notes and
+// unusual fields may differ on every record).
+const maxCleanFields = 4096
+
 // envelopeFields sanitizes the record's own fields and returns the ledger
 // entries of what redaction changed there. The pointer of such an entry is
 // the field's name behind "#" ("#/agent", "#/notes"; "#/<key>/…" inside an
@@ -485,11 +494,25 @@ func (s *sanitizer) envelopeFields(rec *envelope.Record) []envelope.Redaction {
 	rec.CaptureID = FixedCaptureID
 	rec.Timestamp = s.clock.envelope(rec.Timestamp)
 	var ledger []envelope.Redaction
+	if s.cleanRed != s.cur || len(s.clean) >= maxCleanFields {
+		clear(s.clean)
+		s.cleanRed = s.cur
+	}
 	redactField := func(name string, f *string) {
 		if *f == "" {
 			return
 		}
+		// Most records repeat their neighbours' fields (the session id,
+		// the model, a few event types): a value that had nothing to
+		// replace has nothing again while Text is outside a key block.
+		if _, ok := s.clean[*f]; ok && !s.cur.TextKeyBlockOpen() {
+			return
+		}
+		closed := !s.cur.TextKeyBlockOpen()
 		out, found := s.cur.Text([]byte(*f))
+		if len(found) == 0 && closed {
+			s.clean[*f] = struct{}{}
+		}
 		for _, fd := range found {
 			ledger = append(ledger, envelope.Redaction{Rule: fd.Rule, Pointer: "#/" + name, Count: fd.Count, OriginalLength: fd.OriginalLength})
 		}
