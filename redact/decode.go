@@ -45,7 +45,7 @@ func (r *Redactor) decodedSpans(text []byte, depth int, spans []span) []span {
 	if hasHidingEscape(text) {
 		view := jsonwalk.AppendDecoded(make([]byte, 0, len(text)), text)
 		if !bytes.Equal(view, text) {
-			for _, s := range r.findSpansDepth(view, allRules, depth+1) {
+			for _, s := range r.findSpansDepth(view, depth+1) {
 				pos := []int{s.start, s.end}
 				jsonwalk.RawOffsets(text, pos)
 				if pos[1] > pos[0] {
@@ -57,7 +57,7 @@ func (r *Redactor) decodedSpans(text []byte, depth int, spans []span) []span {
 	}
 	if bytes.IndexByte(text, '%') >= 0 {
 		if view, ok := percentDecode(text); ok {
-			for _, s := range r.findSpansDepth(view, allRules, depth+1) {
+			for _, s := range r.findSpansDepth(view, depth+1) {
 				s.start, s.end = percentOffset(text, s.start), percentOffset(text, s.end)
 				spans = append(spans, s)
 			}
@@ -115,7 +115,7 @@ func (r *Redactor) base64Spans(text []byte, i, j, e, depth int, spans []span) []
 	if !ok {
 		return spans
 	}
-	for _, s := range r.findSpansDepth(dec, allRules, depth+1) {
+	for _, s := range r.findSpansDepth(dec, depth+1) {
 		rs := i + s.start/3*4
 		re := i + (s.end+2)/3*4
 		if re >= i+n {

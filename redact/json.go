@@ -23,8 +23,12 @@ type jsonRedaction struct {
 	w     jsonwalk.Walker
 	build bool
 	led   ledger
-	// filter holds the rules whose keywords occur somewhere in the line.
-	filter lineFilter
+	// in is the value walked and hits where keywords end in it (one scan
+	// for the whole value); hi is the first hit not behind the current
+	// token.
+	in     []byte
+	hits   []kwHit
+	hi     int
 	frames []frame
 	// The member whose value comes next: its key as in the input
 	// (decoded, before redaction) and normalised.
@@ -90,9 +94,9 @@ func (r *Redactor) JSONVisit(w *jsonwalk.Walker, b []byte, then jsonwalk.Visitor
 func (j *jsonRedaction) run(r *Redactor, w *jsonwalk.Walker, b []byte, build bool, then jsonwalk.Visitor) ([]byte, bool, []Finding, error) {
 	j.r, j.build, j.led, j.then = r, build, ledger{}, then
 	j.frames, j.key, j.keyNorm = j.frames[:0], j.key[:0], ""
-	j.filter = r.filterLine(b)
+	j.in, j.hits, j.hi = b, r.keywords.scanHits(b, j.hits[:0]), 0
 	out, changed, err := w.Walk(b, j)
-	j.r, j.then = nil, nil
+	j.r, j.then, j.in = nil, nil, nil
 	if err != nil {
 		if then != nil && !errors.Is(err, jsonwalk.ErrSyntax) && !errors.Is(err, jsonwalk.ErrDepth) {
 			return nil, false, nil, err
@@ -132,7 +136,11 @@ func (j *jsonRedaction) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
 			// are rare enough to pay for the full folded name.
 			j.keyNorm = foldKey(dec)
 		}
-		edits := j.r.findSpansIn(dec, j.filter)
+		var edits []span
+		if len(dec) >= j.r.minLen {
+			found := j.found(t, dec)
+			edits = j.r.findSpansFound(dec, &found, 0)
+		}
 		if len(edits) > 0 {
 			// A key's own findings are reported at the member it names.
 			j.ptr = jsonwalk.AppendPointer(j.ptr[:0], w.Path())
@@ -150,7 +158,7 @@ func (j *jsonRedaction) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
 			}
 		}
 		dec := t.Text()
-		edits := j.r.stringEdits(dec, sc, false, j.filter)
+		edits := j.stringEdits(t, dec, sc)
 		if len(edits) > 0 {
 			j.ptr = jsonwalk.AppendPointer(j.ptr[:0], w.Path())
 			j.record(t, dec, edits)
@@ -197,15 +205,43 @@ func applySpans(text []byte, spans []span) []byte {
 	return append(out, text[last:]...)
 }
 
-// stringEdits plans the replacements for one decoded JSON string.
-func (r *Redactor) stringEdits(dec []byte, sc scope, isKey bool, filter lineFilter) []span {
-	if !isKey && len(dec) > 0 && !containsToken(dec) {
+// found is what r.keywords.scan(dec) returns for the text dec of the
+// string or key t. A string without escapes is a piece of the walked
+// value byte for byte, so the hits of the value's one scan that lie in it
+// say; a string with escapes is scanned on its own.
+func (j *jsonRedaction) found(t *jsonwalk.Token, dec []byte) bitset {
+	if t.Escaped() {
+		return j.r.keywords.scan(dec)
+	}
+	a := t.Offset() + 1
+	b := a + len(dec)
+	i := j.hi
+	for i < len(j.hits) && j.hits[i].end <= a {
+		i++
+	}
+	k := i
+	for k < len(j.hits) && j.hits[k].end <= b {
+		k++
+	}
+	j.hi = k
+	return j.r.keywords.within(j.in, j.hits[i:k], a)
+}
+
+// stringEdits plans the replacements for the string value t, whose
+// decoded text is dec.
+func (j *jsonRedaction) stringEdits(t *jsonwalk.Token, dec []byte, sc scope) []span {
+	r := j.r
+	if len(dec) > 0 && !containsToken(dec) {
 		if rule, repl := r.wholeValue(dec, sc); rule != "" {
 			return []span{{start: 0, end: len(dec), rule: rule, repl: repl}}
 		}
 	}
-	spans := r.findSpansIn(dec, filter)
-	if !isKey && r.maxString > 0 && len(dec) > r.maxString && !r.disabled[RuleLargeString] {
+	var spans []span
+	if len(dec) >= r.minLen {
+		found := j.found(t, dec)
+		spans = r.findSpansFound(dec, &found, 0)
+	}
+	if r.maxString > 0 && len(dec) > r.maxString && !r.disabled[RuleLargeString] {
 		spans = r.truncate(dec, spans)
 	}
 	return spans

@@ -1,6 +1,9 @@
 package redact
 
-import "math/bits"
+import (
+	"math/bits"
+	"slices"
+)
 
 // nWords is the size of a bitset in 64-bit words: room for the built-in
 // rules (ours and the upstream set), custom rules and the special bits.
@@ -32,14 +35,6 @@ func (b *bitset) covers(o *bitset) bool {
 		}
 	}
 	return true
-}
-
-func (b *bitset) and(o *bitset) bitset {
-	var out bitset
-	for i := range b {
-		out[i] = b[i] & o[i]
-	}
-	return out
 }
 
 func (b *bitset) isZero() bool { return *b == bitset{} }
@@ -93,6 +88,19 @@ type keywordSet struct {
 type hitState struct {
 	fold  bitset         // bits of case-insensitive keywords ending here
 	exact []exactKeyword // case-sensitive keywords ending here, to verify
+	// foldLens are the lengths of the case-insensitive keywords ending
+	// here, ascending, and foldUpTo[i] the bits of those at most
+	// foldLens[i] long: what a hit contributes to a text that starts
+	// fewer bytes before it than the longer ones need (within).
+	foldLens []int
+	foldUpTo []bitset
+}
+
+// kwHit is a place where a keyword ends: text[:end] ends with one of the
+// keywords of hit state state (scanHits).
+type kwHit struct {
+	end   int
+	state int
 }
 
 type exactKeyword struct {
@@ -118,11 +126,16 @@ func foldByte(c byte) byte {
 func newKeywordSet(kws []keyword) *keywordSet {
 	k := &keywordSet{}
 	// Trie over folded bytes: goto edges, and the keywords ending at each node.
+	type lenBit struct {
+		n   int
+		bit bitset
+	}
 	type node struct {
-		edges [256]int32 // child per folded byte; 0 = none (the root is no child)
-		fail  int
-		fold  bitset
-		exact []exactKeyword
+		edges  [256]int32 // child per folded byte; 0 = none (the root is no child)
+		fail   int
+		fold   bitset
+		foldKW []lenBit // the case-insensitive keywords behind fold
+		exact  []exactKeyword
 	}
 	total := 1
 	for _, kw := range kws {
@@ -150,6 +163,7 @@ func newKeywordSet(kws []keyword) *keywordSet {
 		}
 		if kw.fold {
 			nodes[s].fold.or(&kw.bit)
+			nodes[s].foldKW = append(nodes[s].foldKW, lenBit{len(kw.text), kw.bit})
 		} else {
 			nodes[s].exact = append(nodes[s].exact, exactKeyword{text: kw.text, bit: kw.bit})
 		}
@@ -201,6 +215,7 @@ func newKeywordSet(kws []keyword) *keywordSet {
 			}
 			fl := nodes[n].fail
 			nodes[n].fold.or(&nodes[fl].fold)
+			nodes[n].foldKW = append(nodes[n].foldKW, nodes[fl].foldKW...)
 			nodes[n].exact = append(nodes[n].exact, nodes[fl].exact...)
 		}
 	}
@@ -220,7 +235,19 @@ func newKeywordSet(kws []keyword) *keywordSet {
 		if !nodes[s].fold.isZero() || len(nodes[s].exact) > 0 {
 			id[s] = num * k.stride
 			num++
-			k.hits = append(k.hits, hitState{fold: nodes[s].fold, exact: nodes[s].exact})
+			h := hitState{fold: nodes[s].fold, exact: nodes[s].exact}
+			kw := slices.Clone(nodes[s].foldKW)
+			slices.SortStableFunc(kw, func(a, b lenBit) int { return a.n - b.n })
+			var upTo bitset
+			for i, lb := range kw {
+				upTo.or(&lb.bit)
+				if i+1 < len(kw) && kw[i+1].n == lb.n {
+					continue
+				}
+				h.foldLens = append(h.foldLens, lb.n)
+				h.foldUpTo = append(h.foldUpTo, upTo)
+			}
+			k.hits = append(k.hits, h)
 		}
 	}
 
@@ -271,6 +298,50 @@ func (k *keywordSet) scan(text []byte) bitset {
 		}
 		if found == k.all {
 			break
+		}
+	}
+	return found
+}
+
+// scanHits appends to hits every place in text where a keyword ends, in
+// order: one pass that serves every piece of text inside it (within), so
+// that the strings of a JSON line are not scanned again one by one.
+func (k *keywordSet) scanHits(text []byte, hits []kwHit) []kwHit {
+	next, class, first, shift := k.next, &k.class, k.firstHit, k.shift
+	var s uint32
+	for i, c := range text {
+		s = next[s+uint32(class[c])]
+		if s >= first {
+			hits = append(hits, kwHit{end: i + 1, state: int((s - first) >> shift)})
+		}
+	}
+	return hits
+}
+
+// within returns what scan returns for text[a:b], given the hits of
+// scanHits(text) that end in (a, b]: the bits of the keywords that end at
+// one of them and start at a or later.
+func (k *keywordSet) within(text []byte, hits []kwHit, a int) bitset {
+	found := k.always
+	for _, ht := range hits {
+		h := &k.hits[ht.state]
+		room := ht.end - a
+		if n := len(h.foldLens); n > 0 {
+			if h.foldLens[n-1] <= room {
+				found.or(&h.fold)
+			} else {
+				for i := n - 1; i >= 0; i-- {
+					if h.foldLens[i] <= room {
+						found.or(&h.foldUpTo[i])
+						break
+					}
+				}
+			}
+		}
+		for _, e := range h.exact {
+			if len(e.text) <= room && !found.covers(&e.bit) && string(text[ht.end-len(e.text):ht.end]) == string(e.text) {
+				found.or(&e.bit)
+			}
 		}
 	}
 	return found

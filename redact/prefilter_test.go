@@ -101,3 +101,41 @@ func FuzzKeywordSet(f *testing.F) {
 		}
 	})
 }
+
+// TestKeywordSetWithin checks that one scanHits pass over a text gives,
+// for every piece of it, what scanning the piece alone gives: what the
+// JSON walk relies on to scan a line once instead of each string again.
+func TestKeywordSetWithin(t *testing.T) {
+	kws := append(testKeywords(t), keyword{text: nil, bit: bitOf(7)})
+	ks := newKeywordSet(kws)
+	alphabet := []byte("skSK-anteAKIpsword_cryTOKENhbgl:/\\.xy \"")
+	rng := rand.New(rand.NewPCG(3, 4))
+	nonzero := 0
+	for range 5000 {
+		b := make([]byte, rng.IntN(80))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		hits := ks.scanHits(b, nil)
+		for range 8 {
+			lo := rng.IntN(len(b) + 1)
+			hi := lo + rng.IntN(len(b)-lo+1)
+			var in []kwHit
+			for _, h := range hits {
+				if h.end > lo && h.end <= hi {
+					in = append(in, h)
+				}
+			}
+			got, want := ks.within(b, in, lo), ks.scan(b[lo:hi])
+			if got != want {
+				t.Fatalf("within(%q, %d, %d) = %x, scan of the piece %q = %x", b, lo, hi, got, b[lo:hi], want)
+			}
+			if got != bitOf(7) {
+				nonzero++
+			}
+		}
+	}
+	if nonzero < 1000 {
+		t.Errorf("only %d pieces held a keyword: the comparison says little", nonzero)
+	}
+}

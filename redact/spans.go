@@ -3,11 +3,10 @@ package redact
 import (
 	"bytes"
 	"encoding/base64"
+	"math/bits"
 	"regexp"
 	"slices"
 	"strconv"
-
-	"github.com/evcap/evcap/internal/jsonwalk"
 )
 
 // A span is one planned replacement in a piece of decoded text.
@@ -102,29 +101,18 @@ func rightBoundary(text []byte, e int) bool {
 // findSpans returns the non-overlapping replacements for one piece of text,
 // sorted by start.
 func (r *Redactor) findSpans(text []byte) []span {
-	return r.findSpansIn(text, allRules)
+	return r.findSpansDepth(text, 0)
 }
 
-// lineFilter says which rules may match anywhere in a JSON line: bit i for
-// rule i (rules from maxFiltered on always run), pathsBit for the path
-// needles.
-type lineFilter = bitset
-
 const (
-	maxFiltered = nWords*64 - 2
 	// slashBit is set by the keyword set when the text holds an escaped
-	// slash; it is never part of a lineFilter.
+	// slash.
 	slashBit = nWords*64 - 2
 	pathsBit = nWords*64 - 1
+	// maxFiltered is how many rules have a bit: rules from it on test
+	// their keywords themselves.
+	maxFiltered = nWords*64 - 2
 )
-
-var allRules = func() lineFilter {
-	var b lineFilter
-	for i := range b {
-		b[i] = ^uint64(0)
-	}
-	return b
-}()
 
 // buildKeywords compiles the keywords of the first maxFiltered rules (bit
 // i for rule i), the path needles (pathsBit) and the escaped slash
@@ -157,41 +145,20 @@ func (r *Redactor) buildKeywords() *keywordSet {
 	return newKeywordSet(kws)
 }
 
-// filterLine runs the prefilter once over a whole JSON line, so that the
-// strings inside it only run the rules whose keywords the line contains.
-// Keywords hold no byte that JSON must escape, but an escape can spell
-// any byte ("\u0073k-ant-", "https:\/\/"): a line holding such an
-// escape is filtered on its decoded text, which contains every decoded
-// string of the line.
-func (r *Redactor) filterLine(line []byte) lineFilter {
-	if hasHidingEscape(line) {
-		line = jsonwalk.AppendDecoded(make([]byte, 0, len(line)), line)
-	}
-	found := r.keywords.scan(line)
-	var f lineFilter
-	nr := min(len(r.rules), maxFiltered)
-	for w := range f {
-		lo := w * 64
-		switch {
-		case lo+64 <= nr:
-			f[w] = found[w]
-		case lo < nr:
-			f[w] = found[w] & (1<<(nr-lo) - 1)
-		}
-	}
-	if found.has(pathsBit) {
-		f.set(pathsBit)
-	}
-	return f
-}
-
-func (r *Redactor) findSpansIn(text []byte, filter lineFilter) []span {
-	return r.findSpansDepth(text, filter, 0)
-}
-
 // findSpansDepth finds the spans of text and of its decoded views; depth
 // counts the decodings that led to text.
-func (r *Redactor) findSpansDepth(text []byte, filter lineFilter, depth int) []span {
+func (r *Redactor) findSpansDepth(text []byte, depth int) []span {
+	if len(text) < r.minLen {
+		return nil
+	}
+	found := r.keywords.scan(text)
+	return r.findSpansFound(text, &found, depth)
+}
+
+// findSpansFound is findSpansDepth for a text whose keywords are known:
+// found is what r.keywords.scan(text) returns (a JSON walk learns it
+// from one scan of the whole line).
+func (r *Redactor) findSpansFound(text []byte, found *bitset, depth int) []span {
 	if len(text) < r.minLen {
 		return nil
 	}
@@ -204,17 +171,20 @@ func (r *Redactor) findSpansDepth(text []byte, filter lineFilter, depth int) []s
 		}
 		return prot
 	}
-	var found bitset
-	if !filter.isZero() {
-		found = r.keywords.scan(text)
-	}
 	var spans []span
-	// Rules with a bit run when the line and the text hold one of their
-	// keywords, in priority order; the rest (past maxFiltered) test their
-	// keywords themselves.
+	// Rules with a bit run when the text holds one of their keywords, in
+	// priority order; the rest (past maxFiltered) test their keywords
+	// themselves.
 	nr := min(len(r.rules), maxFiltered)
-	run := filter.and(&found)
-	run.each(nr, func(prio int) { spans = r.ruleSpans(prio, text, protect, spans) })
+	for w := 0; w < nWords && w*64 < nr; w++ {
+		for x := found[w]; x != 0; x &= x - 1 {
+			prio := w*64 + bits.TrailingZeros64(x)
+			if prio >= nr {
+				break
+			}
+			spans = r.ruleSpans(prio, text, protect, spans)
+		}
+	}
 	for prio := nr; prio < len(r.rules); prio++ {
 		if r.rules[prio].mayMatch(text) {
 			spans = r.ruleSpans(prio, text, protect, spans)
@@ -227,8 +197,8 @@ func (r *Redactor) findSpansDepth(text []byte, filter lineFilter, depth int) []s
 	if !r.disabled[RuleBase64Blob] && len(text) >= r.blobMin {
 		spans = r.blobSpans(text, protect, spans, base+1)
 	}
-	if filter.has(pathsBit) && found.has(pathsBit) {
-		spans = r.pathSpans(text, &found, protect, spans, base+2)
+	if found.has(pathsBit) {
+		spans = r.pathSpans(text, found, protect, spans, base+2)
 	}
 	n := len(spans)
 	spans = r.decodedSpans(text, depth, spans)
