@@ -22,9 +22,11 @@ type lineRedactor interface {
 	PartialRedactions() int
 }
 
-// newLineRedactor is where record chooses the stream redactor.
-func newLineRedactor(r *redact.Redactor, o *Options) lineRedactor {
-	return sanitize.NewLineRedactor(r, sanitize.LineOptions{Lookahead: o.Lookahead, MaxHeld: o.MaxHeld})
+// newLineRedactor is where record chooses the stream redactor. provider is
+// the stream's, when known: only its delta tracker then reads the lines
+// (instead of every provider's on every line).
+func newLineRedactor(r *redact.Redactor, o *Options, provider string) lineRedactor {
+	return sanitize.NewLineRedactor(r, sanitize.LineOptions{Lookahead: o.Lookahead, MaxHeld: o.MaxHeld, Provider: provider})
 }
 
 // arrived is one line of one stream as it arrived, waiting for its turn to

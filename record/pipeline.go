@@ -349,7 +349,7 @@ func (p *pipeline) open() {
 	p.opened = true
 	p.detect()
 	if p.opts.Redactor != nil {
-		p.ord.lr = newLineRedactor(p.opts.Redactor, p.opts)
+		p.ord.lr = newLineRedactor(p.opts.Redactor, p.opts, p.provider)
 	}
 	p.cliName = cliName(p.cliName, p.provider)
 	if p.cliVersion == "" {
