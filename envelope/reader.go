@@ -84,11 +84,7 @@ func (r *Reader) next(shared bool) (*Record, error) {
 		line, err := r.lr.Next()
 		if errors.Is(err, lines.ErrTorn) {
 			r.done = true
-			le := &LineError{File: r.name, Line: r.lr.Line(), Err: ErrTornLine}
-			if seq := gjson.GetBytes(line, "sequence"); seq.Type == gjson.Number {
-				le.Sequence = seq.Int()
-			}
-			return nil, le
+			return nil, &LineError{File: r.name, Line: r.lr.Line(), Sequence: lineSequence(line), Err: ErrTornLine}
 		}
 		if err != nil {
 			if err == io.EOF {
@@ -111,13 +107,9 @@ func (r *Reader) next(shared bool) (*Record, error) {
 		if r.scan.scanRecord(line, rec, shared) && rec.SchemaVersion == SchemaVersion {
 			return rec, nil
 		}
-		slow, err := r.parse(line)
+		slow, err := parseUpgraded(r.opts, line)
 		if err != nil {
-			le := &LineError{File: r.name, Line: r.lr.Line(), Err: err}
-			if seq := gjson.GetBytes(line, "sequence"); seq.Type == gjson.Number {
-				le.Sequence = seq.Int()
-			}
-			return nil, le
+			return nil, &LineError{File: r.name, Line: r.lr.Line(), Sequence: lineSequence(line), Err: err}
 		}
 		return slow, nil
 	}
@@ -126,7 +118,34 @@ func (r *Reader) next(shared bool) (*Record, error) {
 // Line is the 1-based line number of the record (or error) last returned.
 func (r *Reader) Line() int64 { return r.lr.Line() }
 
-func (r *Reader) parse(line []byte) (*Record, error) {
+// lineSequence is the sequence number a bad line's error names: its
+// "sequence" member when gjson finds a number there, else 0.
+func lineSequence(line []byte) int64 {
+	if seq := gjson.GetBytes(line, "sequence"); seq.Type == gjson.Number {
+		return seq.Int()
+	}
+	return 0
+}
+
+// parseLine reads one non-blank line into rec, whose Payload and Extra
+// values then point into line (as NextShared's do): in one pass when the
+// line has the plain shape, else the general way (parseUpgraded), which
+// also words every error.
+func parseLine(sc *lineScanner, opts ReaderOptions, line []byte, rec *Record) error {
+	if sc.scanRecord(line, rec, true) && rec.SchemaVersion == SchemaVersion {
+		return nil
+	}
+	slow, err := parseUpgraded(opts, line)
+	if err != nil {
+		return err
+	}
+	*rec = *slow
+	return nil
+}
+
+// parseUpgraded reads a line of any schema version the upgrades in opts
+// lift to SchemaVersion, the general way.
+func parseUpgraded(opts ReaderOptions, line []byte) (*Record, error) {
 	if !gjson.ValidBytes(line) {
 		return nil, fmt.Errorf("%w: not JSON", ErrInvalidLine)
 	}
@@ -136,7 +155,7 @@ func (r *Reader) parse(line []byte) (*Record, error) {
 	}
 	version := int(v.Int())
 	for version != SchemaVersion {
-		up, ok := r.opts.Upgrades[version]
+		up, ok := opts.Upgrades[version]
 		if !ok || version > SchemaVersion {
 			return nil, fmt.Errorf("%w %d (this evcap reads %d)", ErrUnsupportedVersion, version, SchemaVersion)
 		}

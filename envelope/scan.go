@@ -3,6 +3,7 @@ package envelope
 import (
 	"encoding/binary"
 	"encoding/json"
+	"math/bits"
 )
 
 // This file reads a record line in one pass: a single left-to-right scan
@@ -114,27 +115,40 @@ func (s *lineScanner) scanRecord(line []byte, rec *Record, shared bool) bool {
 	if i < len(line) && line[i] == '}' {
 		return false // no fields: the slow path names the missing one
 	}
+	prev := nFields // the field of the member before; nFields at the start
 	for {
-		// A member: its name, a colon, its value.
+		// A member: its name, a colon, its value. The member the writer
+		// puts next is recognised by its bytes, name and colon, without
+		// scanning them; any other is scanned.
 		if i >= len(line) || line[i] != '"' {
 			return false
 		}
 		ks := i
-		end, esc, ok := scanString(line, i+1)
-		if !ok || esc {
-			return false
+		var key []byte
+		field := -1
+		if lit := nextMember[prev]; len(line)-i > len(lit) && string(line[i:i+len(lit)]) == lit {
+			field = nextField[prev]
+			i += len(lit)
+		} else {
+			end, esc, ok := scanString(line, i+1)
+			if !ok || esc {
+				return false
+			}
+			key = line[ks+1 : end-1]
+			i = skipSpace(line, end)
+			if i >= len(line) || line[i] != ':' {
+				return false
+			}
+			i++
+			field = fieldOf(key)
 		}
-		key := line[ks+1 : end-1]
-		i = skipSpace(line, end)
-		if i >= len(line) || line[i] != ':' {
-			return false
-		}
-		i = skipSpace(line, i+1)
+		i = skipSpace(line, i)
 		if i >= len(line) {
 			return false
 		}
-		field := fieldOf(key)
+		prev = nFields + 1 // an unknown member: no member is expected after it
 		if field >= 0 {
+			prev = field
 			if seen&(1<<field) != 0 {
 				return false // a repeated field: the slow path knows which copy wins
 			}
@@ -157,6 +171,14 @@ func (s *lineScanner) scanRecord(line []byte, rec *Record, shared bool) bool {
 			fModel, fAgent, fPermissionMode, fCwdHash, fProjectHash, fSource, fNotes:
 			if line[i] != '"' {
 				return false
+			}
+			if last := s.last[field]; len(line)-i > len(last)+1 && line[i+1+len(last)] == '"' && string(line[i+1:i+1+len(last)]) == last {
+				// The value of the record before, which was scanned then
+				// (no escape, no control byte, no quote in it).
+				if s.same(field, rec, last) {
+					i += len(last) + 2
+					break
+				}
 			}
 			e, esc, ok := scanString(line, i+1)
 			if !ok || esc {
@@ -210,6 +232,11 @@ func (s *lineScanner) scanRecord(line []byte, rec *Record, shared bool) bool {
 			}
 			i = e
 		case fRedactions:
+			if len(line)-i > 2 && line[i] == '[' && line[i+1] == ']' {
+				rec.Redactions = []Redaction{}
+				i += 2
+				break
+			}
 			if line[i] != '[' {
 				return false
 			}
@@ -265,6 +292,69 @@ func (s *lineScanner) scanRecord(line []byte, rec *Record, shared bool) bool {
 	}
 	if len(extra) > 0 {
 		rec.Extra = extra
+	}
+	return true
+}
+
+// nextMember holds, by the field of a member, the name and colon of the
+// member AppendRecord writes after it (the first one after nFields, the
+// start of the object; none after nFields+1, an unknown member), and
+// nextField its field.
+var (
+	nextMember [nFields + 2]string
+	nextField  [nFields + 2]int
+)
+
+func init() {
+	order := []int{nFields, fSchemaVersion, fCaptureID, fSequence, fTimestamp, fProvider, fSessionID,
+		fTurnID, fStage, fEventType, fPayload, fRedactions, fCause}
+	for k := range nextMember {
+		nextMember[k] = "\x00" // matches no member name
+	}
+	for k := 0; k+1 < len(order); k++ {
+		nextMember[order[k]] = `"` + fieldNames[order[k+1]] + `":`
+		nextField[order[k]] = order[k+1]
+	}
+}
+
+// fieldNames is the member name of each field.
+var fieldNames = [nFields]string{"schemaVersion", "captureId", "sequence", "timestamp", "provider",
+	"sessionId", "turnId", "stage", "eventType", "payload", "redactions", "model", "agent",
+	"permissionMode", "cwdHash", "projectHash", "source", "notes", "cause"}
+
+// same sets field of rec to v, the field's value in the record before,
+// and reports whether it did (stage, which is not kept there, it does
+// not).
+func (s *lineScanner) same(field int, rec *Record, v string) bool {
+	switch field {
+	case fCaptureID:
+		rec.CaptureID = v
+	case fTimestamp:
+		rec.Timestamp = v
+	case fProvider:
+		rec.Provider = v
+	case fSessionID:
+		rec.SessionID = v
+	case fTurnID:
+		rec.TurnID = v
+	case fEventType:
+		rec.EventType = v
+	case fModel:
+		rec.Model = v
+	case fAgent:
+		rec.Agent = v
+	case fPermissionMode:
+		rec.PermissionMode = v
+	case fCwdHash:
+		rec.CwdHash = v
+	case fProjectHash:
+		rec.ProjectHash = v
+	case fSource:
+		rec.Source = v
+	case fNotes:
+		rec.Notes = v
+	default:
+		return false
 	}
 	return true
 }
@@ -540,49 +630,55 @@ const (
 // scanString checks the rest of a string whose opening quote is just
 // before b[i]: no byte below 0x20, only the escapes JSON has. It returns
 // the index after the closing quote and whether any escape was seen.
-// Runs of plain bytes are passed eight at a time.
+// Runs of plain bytes are passed eight at a time, and the first special
+// byte in a word is found from its flag bit.
 func scanString(b []byte, i int) (end int, esc bool, ok bool) {
 	for {
-		for len(b)-i >= 8 {
+		for {
+			if len(b)-i < 8 {
+				// The last few bytes, one at a time.
+				for i < len(b) && b[i] >= 0x20 && b[i] != '"' && b[i] != '\\' {
+					i++
+				}
+				if i >= len(b) {
+					return i, esc, false
+				}
+				break
+			}
 			w := binary.LittleEndian.Uint64(b[i:])
 			quote, back := w^(lanes1*'"'), w^(lanes1*'\\')
 			// A lane is flagged when it is below 0x20, a quote or a
-			// backslash (the usual has-zero / has-less bit tricks).
-			if ((w-lanes1*0x20)&^w|(quote-lanes1)&^quote|(back-lanes1)&^back)&lanesHigh != 0 {
+			// backslash (the usual has-less / has-zero bit tricks). A
+			// borrow can flag a lane above a flagged one, never below:
+			// the lowest flag is the first special byte.
+			if m := ((w-lanes1*0x20)&^w | (quote-lanes1)&^quote | (back-lanes1)&^back) & lanesHigh; m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
 			i += 8
 		}
-		// At most eight bytes to the next special one, byte by byte.
-		for n := 0; n < 8; n++ {
-			if i >= len(b) {
+		// b[i] is a quote, a backslash or a control byte.
+		switch b[i] {
+		case '"':
+			return i + 1, esc, true
+		case '\\':
+			esc = true
+			if i+1 >= len(b) {
 				return i, esc, false
 			}
-			c := b[i]
-			switch {
-			case c == '"':
-				return i + 1, esc, true
-			case c == '\\':
-				esc = true
-				if i+1 >= len(b) {
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if len(b)-i < 6 || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
 					return i, esc, false
 				}
-				switch b[i+1] {
-				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-					i += 2
-				case 'u':
-					if len(b)-i < 6 || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
-						return i, esc, false
-					}
-					i += 6
-				default:
-					return i, esc, false
-				}
-			case c < 0x20:
-				return i, esc, false
+				i += 6
 			default:
-				i++
+				return i, esc, false
 			}
+		default:
+			return i, esc, false
 		}
 	}
 }

@@ -21,7 +21,7 @@ import (
 )
 
 // These tests hold the one-pass reader (scan.go behind Reader.Next,
-// NextShared, ParseRecord and Validate) to the reader it replaced, kept
+// NextShared, ParallelReader, ParseRecord and Validate) to the reader it replaced, kept
 // verbatim in oldreader_test.go: over every capture they can find or
 // build, and over lines broken in every way the list below can think of,
 // both must return the same records and the same errors.
@@ -146,6 +146,7 @@ func sameAsOldVia(t testing.TB, name string, data []byte, wrap func(io.Reader) i
 			t.Fatalf("%s (shared %v): differs from the old reader (-old +new):\n%s", name, shared, d)
 		}
 	}
+	sameAsOldParallel(t, name, data, ReaderOptions{}, wrap)
 	wv, werr := oldValidate(context.Background(), wrap(bytes.NewReader(data)), ValidateOptions{})
 	gv, gerr := Validate(context.Background(), wrap(bytes.NewReader(data)), ValidateOptions{})
 	if fmt.Sprint(werr) != fmt.Sprint(gerr) {
@@ -252,6 +253,7 @@ func sameAsOld(t testing.TB, name string, data []byte) {
 		if d := diff(want, newSteps(data, opts, true, plain)); d != "" {
 			t.Fatalf("%s: NextShared differs from the old reader (-old +new):\n%s", name, d)
 		}
+		sameAsOldParallel(t, name, data, opts, plain)
 	}
 	lr := lines.NewReader(bytes.NewReader(data))
 	for {

@@ -27,10 +27,10 @@ func RunCapture(r io.ReadSeeker, name string, opts Options) error {
 // compared with the normalized_out records as both arrive. Memory holds the
 // events not yet matched (as many as normalized_out lags behind its native
 // lines), the two matched lines before the first difference and the four
-// after it on each side, not the capture. The records are read and parsed
-// by a goroutine of their own, at most 1 MiB of payload (or one larger
-// record) ahead of the normalizer, so that parsing and normalizing use two
-// cores.
+// after it on each side, not the capture. The capture is read and its
+// lines parsed ahead of the normalizer by goroutines of their own
+// (envelope.ParallelReader: a few chunks of lines, or one longer line,
+// ahead), so that parsing and normalizing use all the cores.
 //
 // Captures are written in sequence order, which is all the stream needs.
 // When a record's sequence is not above the one before it (out of order or
@@ -428,11 +428,8 @@ func (c *streamCmp) mismatch(check string) *Mismatch {
 }
 
 func streamNative(ctx context.Context, r io.ReadSeeker, name string, opts Options) error {
-	er := newReadAheadKeeping(ctx, envelope.NewReader(r, name, envelope.ReaderOptions{}), func(rec *envelope.Record) bool {
-		// The payloads the loop below reads; the rest are not copied.
-		return rec.Stage == envelope.StageNormalizedOut || envelope.Normalized(rec.Stage, rec.EventType)
-	})
-	defer er.stop()
+	er := envelope.NewParallelReader(ctx, r, name, envelope.ReaderOptions{}, 0)
+	defer er.Close()
 	n := opts.Normalizer()
 	// The reader has checked that every record line is JSON, so a native
 	// JSON payload inside it is valid JSON too: a normalizer that can skip
@@ -510,7 +507,7 @@ func streamNative(ctx context.Context, r io.ReadSeeker, name string, opts Option
 		return nil
 	}
 	m := c.mismatch("native → recorded normalized_out")
-	er.stop()
+	er.Close()
 	if c.who != nil && len(c.who.cause) > 0 {
 		nat, err := nativeRecords(ctx, r, name, c.who.cause)
 		if err != nil {

@@ -1,0 +1,279 @@
+package envelope
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+)
+
+// ParallelReader reads a capture's records as Reader does (the same
+// records, in file order, with the same errors and line numbers) but reads
+// the file and parses its lines on goroutines of its own, ahead of the
+// caller: one goroutine reads the file in chunks of whole lines, and a few
+// parse the chunks, several at once. It is for a caller that spends about
+// as much time on each record as parsing it takes (replay, which
+// normalizes and compares every record), so that both use the cores.
+//
+// A record Next returns, its Payload and the values of its Extra fields
+// point into the chunk it was read in and stay valid only until the next
+// call to Next (as with Reader.NextShared); its strings and Cause are the
+// caller's to keep. Memory holds a few chunks of 256 KiB, or one line
+// when a line is longer, whatever the capture's length.
+//
+// Unlike Reader, a read error ends the stream: Next returns it, and
+// again at every later call. A bad line does not: its *LineError is
+// returned and the records after it follow. Close must be called once the
+// caller is done, before it reads (or seeks in) the capture again.
+type ParallelReader struct {
+	name  string
+	free  chan *pchunk // chunks the caller is done with
+	work  chan *pchunk // read, to be parsed
+	order chan *pchunk // read, in file order, for Next
+	quit  chan struct{}
+	once  sync.Once
+	wg    sync.WaitGroup
+
+	cur  *pchunk
+	next int   // the next entry of cur
+	base int64 // lines in the chunks before cur
+	line int64
+	err  error // the end of the stream, once met
+}
+
+// pchunk is a run of whole lines of the capture and, once parsed, what
+// they hold.
+type pchunk struct {
+	buf []byte
+	// data is whole lines, each with its newline; tail, when torn is
+	// set, is the capture's last line, which has none.
+	data, tail []byte
+	torn       bool
+	// end, when not nil, is what follows the chunk: io.EOF, or the read
+	// error (wrapped as Reader words it) or ctx's cause.
+	end error
+	// Filled by the parser: the chunk's lines, blank ones included, and
+	// an entry per record line.
+	lines int64
+	ents  []pentry
+	ready chan struct{}
+}
+
+// pentry is one non-blank line: its record, or the error reading it
+// (a *LineError whose Line counts from the chunk's start).
+type pentry struct {
+	rec  Record
+	line int64
+	err  *LineError
+}
+
+const (
+	// parallelChunk is the size of a chunk, and of each read.
+	parallelChunk = 256 << 10
+	// A chunk that a long line made larger than this is dropped once
+	// its lines are done, rather than read into again.
+	parallelKeep = 4 << 20
+)
+
+// NewParallelReader starts reading records from r; name is used in error
+// messages. workers is the number of parsing goroutines (at most
+// GOMAXPROCS when 0 or less). The reading stops early once ctx is done,
+// and Next then returns ctx's cause after the records read before.
+func NewParallelReader(ctx context.Context, r io.Reader, name string, opts ReaderOptions, workers int) *ParallelReader {
+	return newParallelReader(ctx, r, name, opts, workers, parallelChunk)
+}
+
+// newParallelReader is NewParallelReader with chunks of size bytes (the
+// tests use small ones, to put chunk ends everywhere).
+func newParallelReader(ctx context.Context, r io.Reader, name string, opts ReaderOptions, workers, size int) *ParallelReader {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	// Enough chunks that every parser has one while the reader fills
+	// another and the caller reads a third.
+	chunks := workers + 3
+	p := &ParallelReader{
+		name:  name,
+		free:  make(chan *pchunk, chunks),
+		work:  make(chan *pchunk, chunks),
+		order: make(chan *pchunk, chunks),
+		quit:  make(chan struct{}),
+	}
+	for range chunks {
+		p.free <- &pchunk{ready: make(chan struct{}, 1)}
+	}
+	p.wg.Add(1 + workers)
+	go p.read(ctx, r, size)
+	for range workers {
+		go p.parse(opts)
+	}
+	return p
+}
+
+// read fills chunks with whole lines and hands them to the parsers and
+// to Next, in file order, until the capture ends or Close.
+func (p *ParallelReader) read(ctx context.Context, r io.Reader, size int) {
+	defer p.wg.Done()
+	defer close(p.work)
+	defer close(p.order)
+	var carry []byte // the start of a line, read into the chunk before
+	for {
+		var c *pchunk
+		select {
+		case c = <-p.free:
+		case <-p.quit:
+			return
+		}
+		buf := c.buf
+		switch {
+		case len(carry) >= size:
+			// A long line goes on: room for it and as much again.
+			buf = make([]byte, 2*len(carry))
+		case buf == nil || len(buf) > max(size, parallelKeep):
+			buf = make([]byte, size)
+		}
+		n := copy(buf, carry) // may overlap when c held carry: copy moves
+		carry = nil
+		last := -1 // the last newline in buf[:n]
+		var end error
+		for empty := 0; ; {
+			if err := context.Cause(ctx); err != nil {
+				end = err
+				break
+			}
+			select {
+			case <-p.quit:
+				return
+			default:
+			}
+			if n == len(buf) {
+				// Full without a newline: one long line.
+				grown := make([]byte, 2*len(buf))
+				copy(grown, buf[:n])
+				buf = grown
+			}
+			m, err := r.Read(buf[n:])
+			if m < 0 || m > len(buf)-n {
+				panic("envelope: reader returned an invalid count")
+			}
+			if i := bytes.LastIndexByte(buf[n:n+m], '\n'); i >= 0 {
+				last = n + i
+			}
+			n += m
+			if err != nil {
+				end = err
+				if err != io.EOF {
+					end = fmt.Errorf("%s: read: %w", p.name, err)
+				}
+				break
+			}
+			if last >= 0 {
+				break
+			}
+			if m == 0 {
+				if empty++; empty >= maxEmptyReads {
+					end = fmt.Errorf("%s: read: %w", p.name, io.ErrNoProgress)
+					break
+				}
+			}
+		}
+		c.buf, c.data, c.tail, c.torn, c.end = buf, buf[:last+1], nil, false, end
+		switch {
+		case end == nil:
+			carry = buf[last+1 : n]
+		case end == io.EOF && n > last+1:
+			c.tail, c.torn = buf[last+1:n], true
+		}
+		p.work <- c
+		p.order <- c
+		if end != nil {
+			return
+		}
+	}
+}
+
+// parse parses the chunks it is handed until there are no more.
+func (p *ParallelReader) parse(opts ReaderOptions) {
+	defer p.wg.Done()
+	var sc lineScanner
+	for c := range p.work {
+		c.lines, c.ents = 0, c.ents[:0]
+		data := c.data
+		for len(data) > 0 {
+			i := bytes.IndexByte(data, '\n')
+			line := data[:i]
+			data = data[i+1:]
+			c.lines++
+			if len(line) == 0 || (len(line) == 1 && line[0] == '\r') {
+				continue // blank, as Reader skips them
+			}
+			c.ents = append(c.ents, pentry{})
+			e := &c.ents[len(c.ents)-1]
+			e.line = c.lines
+			if err := parseLine(&sc, opts, line, &e.rec); err != nil {
+				e.err = &LineError{File: p.name, Line: c.lines, Sequence: lineSequence(line), Err: err}
+			}
+		}
+		if c.torn {
+			c.lines++
+			c.ents = append(c.ents, pentry{line: c.lines,
+				err: &LineError{File: p.name, Line: c.lines, Sequence: lineSequence(c.tail), Err: ErrTornLine}})
+		}
+		c.ready <- struct{}{}
+	}
+}
+
+// Next returns the next record, valid until the next call; the errors are
+// Reader's (io.EOF at the end), but that a read error ends the stream.
+func (p *ParallelReader) Next() (*Record, error) {
+	for {
+		if c := p.cur; c != nil {
+			if p.next < len(c.ents) {
+				e := &c.ents[p.next]
+				p.next++
+				p.line = p.base + e.line
+				if e.err != nil {
+					le := *e.err
+					le.Line = p.line
+					return nil, &le
+				}
+				return &e.rec, nil
+			}
+			p.base += c.lines
+			p.line = p.base // blank lines at the end count, as in Reader
+			p.cur = nil
+			if c.end != nil {
+				p.err = c.end
+			}
+			p.free <- c
+		}
+		if p.err != nil {
+			return nil, p.err
+		}
+		c, ok := <-p.order
+		if !ok {
+			// The reading ended without a last chunk: only after Close.
+			p.err = errReaderClosed
+			return nil, p.err
+		}
+		<-c.ready
+		p.cur, p.next = c, 0
+	}
+}
+
+var errReaderClosed = errors.New("envelope: ParallelReader used after Close")
+
+// Line is the 1-based line number of the record (or error) last returned.
+func (p *ParallelReader) Line() int64 { return p.line }
+
+// Close stops the reading and parsing and waits for their goroutines (a
+// read under way is waited for). It may be called more than once; Next
+// returns an error after it.
+func (p *ParallelReader) Close() {
+	p.once.Do(func() { close(p.quit) })
+	p.wg.Wait()
+	p.cur, p.err = nil, errReaderClosed
+}

@@ -1,0 +1,139 @@
+package envelope
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// parallelSteps reads data with a ParallelReader of the given workers and
+// chunk size, as oldSteps does with the old reader.
+func parallelSteps(data []byte, opts ReaderOptions, wrap func(io.Reader) io.Reader, workers, size int) []step {
+	r := newParallelReader(context.Background(), wrap(bytes.NewReader(data)), "cap.jsonl", opts, workers, size)
+	defer r.Close()
+	var out []step
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return out
+		}
+		if rec != nil {
+			rec = copyExact(rec)
+		}
+		out = append(out, toStep(rec, err, r.Line()))
+		if err != nil && !errors.As(err, new(*LineError)) {
+			// A read error ends a ParallelReader's stream.
+			if _, again := r.Next(); fmt.Sprint(again) != fmt.Sprint(err) {
+				out = append(out, step{Err: fmt.Sprintf("after the read error: %v", again)})
+			}
+			return out
+		}
+	}
+}
+
+// untilReadError is steps up to the first error that is not a line's own
+// (a read error), which the old reader reads on after and a
+// ParallelReader does not.
+func untilReadError(steps []step) []step {
+	for i, s := range steps {
+		if s.Err != "" && s.File == "" {
+			return steps[:i+1]
+		}
+	}
+	return steps
+}
+
+// parallelSizes are the chunk sizes the differential tests read with:
+// tiny (a chunk end in nearly every line, and lines over many chunks),
+// small, and the real one.
+var parallelSizes = []int{16, 700, parallelChunk}
+
+// sameAsOldParallel fails t when a ParallelReader, with one or three
+// parsers and each chunk size, returns other records or errors than the
+// old reader on data read through wrap.
+func sameAsOldParallel(t testing.TB, name string, data []byte, opts ReaderOptions, wrap func(io.Reader) io.Reader) {
+	t.Helper()
+	want := untilReadError(oldSteps(data, opts, wrap))
+	for _, workers := range []int{1, 3} {
+		for _, size := range parallelSizes {
+			if d := diff(want, parallelSteps(data, opts, wrap, workers, size)); d != "" {
+				t.Fatalf("%s (ParallelReader, %d parsers, chunks of %d): differs from the old reader (-old +new):\n%s", name, workers, size, d)
+			}
+		}
+	}
+}
+
+// TestParallelReaderBounded: a ParallelReader keeps at most its chunks
+// and one long line in memory ahead of the caller, and Close stops the
+// reading of the capture.
+func TestParallelReaderBounded(t *testing.T) {
+	var capt bytes.Buffer
+	for i := range 4000 {
+		fmt.Fprintf(&capt, `{"schemaVersion":1,"captureId":"C","sequence":%d,"timestamp":"t","provider":"p","sessionId":"","turnId":"","stage":"native_in","eventType":"e","payload":{"t":"%s"},"redactions":[]}`+"\n", i+1, strings.Repeat("x", 200))
+	}
+	cr := &countingReader{r: bytes.NewReader(capt.Bytes())}
+	r := NewParallelReader(context.Background(), cr, "cap.jsonl", ReaderOptions{}, 2)
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	// The reading goroutine fills every free chunk, then waits.
+	deadline := time.Now().Add(5 * time.Second)
+	prev := int64(-1)
+	for time.Now().Before(deadline) {
+		n := cr.n.Load()
+		if n == prev {
+			break
+		}
+		prev = n
+		time.Sleep(50 * time.Millisecond)
+	}
+	chunks := 2 + 3
+	if most := int64(chunks * parallelChunk); prev > most {
+		t.Errorf("read %d bytes ahead of the first record, want at most %d (%d chunks)", prev, most, chunks)
+	}
+	if prev >= int64(capt.Len()) {
+		t.Errorf("the whole capture (%d bytes) was read ahead of the first record", capt.Len())
+	}
+	r.Close()
+	read := cr.n.Load()
+	r.Close() // a second Close is harmless
+	if cr.n.Load() != read {
+		t.Error("the capture was read after Close returned")
+	}
+	if _, err := r.Next(); err == nil {
+		t.Error("Next after Close returned a record")
+	}
+}
+
+// TestParallelReaderContext: once ctx is done, Next returns its cause
+// after the records read before.
+func TestParallelReaderContext(t *testing.T) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	stop := errors.New("stopped")
+	cancel(stop)
+	r := NewParallelReader(ctx, strings.NewReader(`{"a":1}`+"\n"), "cap.jsonl", ReaderOptions{}, 1)
+	defer r.Close()
+	for range 3 {
+		if _, err := r.Next(); !errors.Is(err, stop) {
+			t.Fatalf("Next after cancel: %v, want %v", err, stop)
+		}
+	}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n atomic.Int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
