@@ -63,21 +63,13 @@ func (r *Redactor) decodedSpans(text []byte, depth int, spans []span) []span {
 			}
 		}
 	}
-	for i := 0; i < len(text); {
-		if !isB64URLByte(text[i]) {
-			i++
-			continue
+	for i := 0; ; {
+		s, j, e := nextBase64Run(text, i)
+		if s < 0 {
+			break
 		}
-		j := i
-		for j < len(text) && isB64URLByte(text[j]) {
-			j++
-		}
-		e := j
-		for e < len(text) && e < j+2 && text[e] == '=' {
-			e++
-		}
-		if j-i >= minB64Run && (i == 0 || !isIdentByte(text[i-1]) || text[i-1] == '-' || text[i-1] == '_') {
-			spans = r.base64Spans(text, i, j, e, depth, spans)
+		if j-s >= minB64Run && (s == 0 || !isIdentByte(text[s-1]) || text[s-1] == '-' || text[s-1] == '_') {
+			spans = r.base64Spans(text, s, j, e, depth, spans)
 		}
 		i = e
 		if i == j {
@@ -85,6 +77,36 @@ func (r *Redactor) decodedSpans(text []byte, depth int, spans []span) []span {
 		}
 	}
 	return spans
+}
+
+// nextBase64Run returns the next maximal run text[s:j] of base64 or
+// base64url bytes at or after i (text[i-1] is not one) that may be
+// minB64Run long, with its padding up to e; s is -1 when there is none.
+// Every such run that starts at or after i covers text[i+minB64Run-1]:
+// when that byte is not base64 the search jumps past it (text is mostly
+// words shorter than a run), and otherwise it finds the run around it,
+// which may still be shorter.
+func nextBase64Run(text []byte, i int) (s, j, e int) {
+	for i+minB64Run <= len(text) {
+		p := i + minB64Run - 1
+		if !isB64URLByte(text[p]) {
+			i = p + 1
+			continue
+		}
+		j = p + 1
+		for p > i && isB64URLByte(text[p-1]) {
+			p--
+		}
+		for j < len(text) && isB64URLByte(text[j]) {
+			j++
+		}
+		e = j
+		for e < len(text) && e < j+2 && text[e] == '=' {
+			e++
+		}
+		return p, j, e
+	}
+	return -1, 0, 0
 }
 
 // base64Spans decodes text[i:j] (padding up to e) and maps the hits found
@@ -133,30 +155,39 @@ func (r *Redactor) base64Spans(text []byte, i, j, e, depth int, spans []span) []
 // not, so binary runs cost little.
 func printableBase64(enc *base64.Encoding, b []byte) ([]byte, bool) {
 	// Most runs (paths, identifiers, digests) fail in their first groups:
-	// check those before allocating.
+	// check those first, then the whole run, and allocate only for a run
+	// that is text.
 	var head [12]byte
 	if n, err := enc.Decode(head[:], b[:min(len(b), 16)/4*4]); err != nil || !printable(head[:n]) {
 		return nil, false
 	}
-	out := make([]byte, 0, len(b)*3/4+3)
-	var buf [3]byte
+	var win [64]byte // decoded bytes whose UTF-8 is not checked yet
+	n := 0
 	for k := 0; k < len(b); k += 4 {
-		q := b[k:min(k+4, len(b))]
-		m, err := enc.Decode(buf[:], q)
-		if err != nil {
+		m, err := enc.Decode(win[n:n+3], b[k:min(k+4, len(b))])
+		if err != nil || !printable(win[n:n+m]) {
 			return nil, false
 		}
-		for _, c := range buf[:m] {
-			if c < 0x20 && c != '\t' && c != '\n' && c != '\r' || c == 0x7f {
+		n += m
+		if n > len(win)-3 {
+			// Check the complete characters; an incomplete one at the
+			// end waits for the bytes that finish it.
+			t := trimPartialRune(win[:n])
+			if !utf8.Valid(t) {
 				return nil, false
 			}
-		}
-		out = append(out, buf[:m]...)
-		if k >= 4 && k%64 == 0 && !utf8.Valid(trimPartialRune(out)) {
-			return nil, false
+			n = copy(win[:], win[len(t):n])
 		}
 	}
-	return out, utf8.Valid(out)
+	if !utf8.Valid(win[:n]) {
+		return nil, false
+	}
+	out := make([]byte, enc.DecodedLen(len(b)))
+	m, err := enc.Decode(out, b)
+	if err != nil {
+		return nil, false
+	}
+	return out[:m], true
 }
 
 // trimPartialRune drops an incomplete UTF-8 sequence at the end of b.
