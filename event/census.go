@@ -62,3 +62,16 @@ type ValidLiner interface {
 	Normalizer
 	LineValid(ref int64, line []byte) []Event
 }
+
+// OwnedLiner is a ValidLiner that can also be handed a validated line the
+// caller gives away: the caller never changes, reuses or frees its bytes
+// (a fresh copy made for this call), so the normalizer may keep strings
+// that point into the line instead of copying the line first, as it must
+// for Line and LineValid, whose line the caller may overwrite as soon as
+// the call returns. source.Native.Normalize hands lines over this way.
+//
+// LineOwned gives the same events as LineValid.
+type OwnedLiner interface {
+	ValidLiner
+	LineOwned(ref int64, line []byte) []Event
+}

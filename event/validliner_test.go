@@ -15,15 +15,18 @@ import (
 )
 
 // TestValidLiner checks that every provider's stream normalizer implements
-// event.ValidLiner and that LineValid gives exactly Line's events, in
-// lockstep over the real corpus and a generated run: each line that
-// gjson.ValidBytes accepts goes to LineValid on one normalizer and to Line
-// on the other, every other line to Line on both.
+// event.ValidLiner and event.OwnedLiner and that LineValid and LineOwned
+// give exactly Line's events, in lockstep over the real corpus and a
+// generated run: each line that gjson.ValidBytes accepts goes to LineValid
+// on one normalizer, to LineOwned (a fresh copy, never changed) on another
+// and to Line on the third, every other line to Line on all three. Line's
+// line is a scratch buffer overwritten after each call, so a normalizer
+// that kept a string of it uncopied would give other events later.
 func TestValidLiner(t *testing.T) {
 	for _, d := range providers.All() {
 		t.Run(d.Name, func(t *testing.T) {
-			if _, ok := d.Normalizer(provider.Options{}).(event.ValidLiner); !ok {
-				t.Fatalf("%s's normalizer does not implement event.ValidLiner", d.Name)
+			if _, ok := d.Normalizer(provider.Options{}).(event.OwnedLiner); !ok {
+				t.Fatalf("%s's normalizer does not implement event.OwnedLiner", d.Name)
 			}
 			var gr bytes.Buffer
 			if _, err := gen.Write(&gr, gen.Options{Provider: d.Name, Size: 1 << 20, Seed: 5}); err != nil {
@@ -41,24 +44,35 @@ func TestValidLiner(t *testing.T) {
 			for _, in := range inputs {
 				for _, o := range []provider.Options{{}, {CumulativeDeltas: true}} {
 					plain, pre := d.Normalizer(o), d.Normalizer(o).(event.ValidLiner)
+					own := d.Normalizer(o).(event.OwnedLiner)
 					lr := lines.NewReader(bytes.NewReader(in))
+					var scratch []byte
 					for {
 						line, err := lr.Next()
 						if err != nil && len(line) == 0 {
 							break
 						}
-						want := plain.Line(lr.Line(), line)
-						var got []event.Event
+						scratch = append(scratch[:0], line...)
+						want := plain.Line(lr.Line(), scratch)
+						for i := range scratch {
+							scratch[i] = '#'
+						}
+						var got, owned []event.Event
 						if gjson.ValidBytes(line) {
 							got = pre.LineValid(lr.Line(), line)
+							owned = own.LineOwned(lr.Line(), bytes.Clone(line))
 							valid++
 						} else {
 							got = pre.Line(lr.Line(), line)
+							owned = own.Line(lr.Line(), line)
 						}
 						same(t, lr.Line(), got, want)
+						same(t, lr.Line(), owned, want)
 						compared += len(want)
 					}
-					same(t, -1, pre.End(), plain.End())
+					end := plain.End()
+					same(t, -1, pre.End(), end)
+					same(t, -1, own.End(), end)
 				}
 			}
 			if valid < 50 || compared < 50 {

@@ -48,8 +48,11 @@ type Native struct {
 
 	detected   detect.Match
 	detectedOK bool
-	// valid is Validated's answer for the line Next returned last.
+	// valid is Validated's answer for the line Next returned last; fresh
+	// says that line is a slice nothing else refers to (a read-ahead
+	// copy, a long line assembled), which Normalize need not copy.
 	valid bool
+	fresh bool
 	raw   *rawLines
 	env   *envelope.Reader
 	ahead []aheadLine
@@ -111,7 +114,7 @@ func (in *Native) Next() (int64, []byte, error) {
 	if len(in.ahead) > 0 {
 		a := in.ahead[0]
 		in.ahead = in.ahead[1:]
-		in.valid = a.valid
+		in.valid, in.fresh = a.valid, true
 		return a.ref, a.line, nil
 	}
 	return in.read()
@@ -137,9 +140,10 @@ func (in *Native) Choose(flag string, known []string) (string, error) {
 }
 
 func (in *Native) read() (int64, []byte, error) {
-	in.valid = false
+	in.valid, in.fresh = false, false
 	if in.raw != nil {
 		line, err := in.raw.next()
+		in.fresh = in.raw.fresh
 		if errors.Is(err, lines.ErrTorn) {
 			fmt.Fprintf(in.warn, "evcap: %s:%d: %v; normalized as it is\n", in.Name, in.raw.line, err)
 			err = nil
@@ -228,15 +232,31 @@ func CompactPayload(raw []byte) string {
 // rawLines splits raw output into lines, numbered from 1, as
 // internal/lines.Reader does, but hands out a line that fits in the
 // bufio buffer as the buffer's own bytes instead of copying it: only a
-// line longer than the buffer is assembled in buf.
+// line longer than the buffer is assembled, in a fresh slice of its exact
+// length that nothing else refers to (fresh says so, for a caller that
+// would otherwise copy it).
 type rawLines struct {
 	br    *bufio.Reader
 	first []byte // the sniffed first line, newline included; nil once given
-	buf   []byte
-	line  int64
+	// blocks hold the pieces of a long line while it is read; they are
+	// kept for the next long line up to keepBlocks of them.
+	blocks [][]byte
+	line   int64
+	fresh  bool
 }
 
+const (
+	// blockSize is the size of the pieces a long line is read into.
+	blockSize = 1 << 20
+	// keepBlocks is how many pieces are kept between long lines: enough
+	// that a line of a few MiB reads into memory already in use, few
+	// enough that one huge line does not pin its size for the rest of
+	// the stream.
+	keepBlocks = 4
+)
+
 func (r *rawLines) next() ([]byte, error) {
+	r.fresh = false
 	if r.first != nil {
 		b := r.first
 		r.first = nil
@@ -251,40 +271,53 @@ func (r *rawLines) next() ([]byte, error) {
 		r.line++
 		return chunk[:len(chunk)-1], nil
 	}
-	r.buf = append(r.buf[:0], chunk...)
+	// A line longer than the buffer (or the last one, torn): its pieces
+	// go into blocks, then into one slice of the line's length. Growing
+	// one slice instead (even by doubling) copied a line of many MiB
+	// several times over and faulted in fresh pages for every copy.
+	used, size := 0, 0 // blocks in use; bytes in them
+	add := func(p []byte) {
+		for len(p) > 0 {
+			if used == 0 || len(r.blocks[used-1]) == cap(r.blocks[used-1]) {
+				if used == len(r.blocks) {
+					r.blocks = append(r.blocks, make([]byte, 0, blockSize))
+				}
+				r.blocks[used] = r.blocks[used][:0]
+				used++
+			}
+			b := r.blocks[used-1]
+			n := min(len(p), cap(b)-len(b))
+			r.blocks[used-1] = append(b, p[:n]...)
+			p = p[n:]
+			size += n
+		}
+	}
+	add(chunk)
 	for errors.Is(err, bufio.ErrBufferFull) {
 		chunk, err = r.br.ReadSlice('\n')
-		r.buf = appendDoubling(r.buf, chunk)
+		add(chunk)
 	}
+	var line []byte
+	if size > 0 {
+		line = make([]byte, 0, size)
+		for _, b := range r.blocks[:used] {
+			line = append(line, b...)
+		}
+	}
+	clear(r.blocks[min(len(r.blocks), keepBlocks):])
+	r.blocks = r.blocks[:min(len(r.blocks), keepBlocks)]
 	switch {
 	case err == nil:
 		r.line++
-		line := r.buf[:len(r.buf)-1]
-		// Give back an oversized buffer so one huge line does not pin its
-		// memory for the rest of the stream.
-		if cap(r.buf) > 4<<20 {
-			r.buf = nil
-		}
-		return line, nil
+		r.fresh = true
+		return line[:len(line)-1], nil
 	case errors.Is(err, io.EOF):
-		if len(r.buf) == 0 {
+		if len(line) == 0 {
 			return nil, io.EOF
 		}
 		r.line++
-		return r.buf, lines.ErrTorn
+		r.fresh = true
+		return line, lines.ErrTorn
 	}
 	return nil, err
-}
-
-// appendDoubling is append(buf, p...) that at least doubles buf's capacity
-// when it has to grow: append grows a large slice by a quarter at a time,
-// which copies a line of many MiB, read 64 KiB at a time, over and over
-// (and faults in fresh pages for each copy).
-func appendDoubling(buf, p []byte) []byte {
-	if cap(buf)-len(buf) < len(p) {
-		nb := make([]byte, len(buf), max(2*cap(buf), len(buf)+len(p)))
-		copy(nb, buf)
-		buf = nb
-	}
-	return append(buf, p...)
 }

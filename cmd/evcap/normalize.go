@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/evcap/evcap/event"
@@ -81,9 +80,6 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 		return &exitError{code: 2, err: err}
 	}
 
-	// A capture's JSON native lines were validated with their records;
-	// the normalizer need not check them again.
-	vl, _ := n.(event.ValidLiner)
 	out := bufio.NewWriterSize(s.out, 64<<10)
 	var buf []byte
 	var deriver *legacy.Deriver
@@ -112,28 +108,8 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 		return nil
 	}
 
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		ref, line, err := in.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("read %s: %w", name, err)
-		}
-		var evs []event.Event
-		if vl != nil && in.Validated() {
-			evs = vl.LineValid(ref, line)
-		} else {
-			evs = n.Line(ref, line)
-		}
-		if err := emit(evs); err != nil {
-			return err
-		}
-	}
-	if err := emit(n.End()); err != nil {
+	// Reading, normalizing and encoding overlap (see source.Native.Normalize).
+	if err := in.Normalize(ctx, n, emit); err != nil {
 		return err
 	}
 	if deriver != nil {

@@ -65,22 +65,38 @@ func NewWithOptions(o Options) *Normalizer { return &Normalizer{cumulative: o.Cu
 
 // Line normalizes one line (without its newline); ref goes into the Cause
 // of every event derived from it.
-func (n *Normalizer) Line(ref int64, line []byte) []event.Event { return n.line(ref, line, false) }
+func (n *Normalizer) Line(ref int64, line []byte) []event.Event {
+	return n.line(ref, line, false, false)
+}
 
 // LineValid is Line for a line the caller has already checked is valid
 // JSON (gjson.ValidBytes, as an envelope reader checks a native_in
 // payload): the normalizer does not validate it again. The events are the
 // same as Line's; on a line that is not valid JSON they are unspecified.
-func (n *Normalizer) LineValid(ref int64, line []byte) []event.Event { return n.line(ref, line, true) }
+func (n *Normalizer) LineValid(ref int64, line []byte) []event.Event {
+	return n.line(ref, line, true, false)
+}
 
-// line is Line; valid says the caller has validated the line.
-func (n *Normalizer) line(ref int64, line []byte, valid bool) []event.Event {
+// LineOwned is LineValid for a line the caller gives away
+// (event.OwnedLiner): the strings kept from it point into it, uncopied.
+func (n *Normalizer) LineOwned(ref int64, line []byte) []event.Event {
+	return n.line(ref, line, true, true)
+}
+
+// line is Line; valid says the caller has validated the line, owned that
+// it gave the line away.
+func (n *Normalizer) line(ref int64, line []byte, valid, owned bool) []event.Event {
 	line = bytes.TrimSuffix(line, []byte("\r"))
 	if !valid && !jsonpick.Valid(line) { // gjson.ValidBytes, faster: see internal/jsonpick
 		return []event.Event{{Kind: event.KindUnknown, Phase: event.PhaseUpdated, NativeType: census.Invalid,
 			SessionID: n.sessionID, Cause: []int64{ref}}}
 	}
-	v := gjson.ParseBytes(line)
+	var v gjson.Result
+	if owned {
+		v = jsonpick.ParseOwned(line)
+	} else {
+		v = gjson.ParseBytes(line)
+	}
 	refs := []int64{ref}
 	var f [lineFields]gjson.Result
 	jsonpick.Pick(v, lineKeys, f[:])

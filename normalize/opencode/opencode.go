@@ -141,6 +141,16 @@ func (n *Normalizer) LineValid(ref int64, line []byte) []event.Event {
 	return n.Line(ref, line) // not reached for valid JSON; kept for safety
 }
 
+// LineOwned is LineValid for a line the caller gives away
+// (event.OwnedLiner): the strings kept from it point into it, uncopied.
+func (n *Normalizer) LineOwned(ref int64, line []byte) []event.Event {
+	line = bytes.TrimSuffix(line, []byte("\r"))
+	if _, kind := sseFrame(line); kind == frameJSON {
+		return n.parsedPayload([]int64{ref}, jsonpick.ParseOwned(line))
+	}
+	return n.Line(ref, line) // not reached for valid JSON; kept for safety
+}
+
 // flushSSE handles the data lines of an SSE event that spanned lines.
 func (n *Normalizer) flushSSE() []event.Event {
 	if len(n.sse) == 0 {
@@ -163,7 +173,11 @@ func (n *Normalizer) payload(refs []int64, p []byte) []event.Event {
 
 // validPayload is payload for a p that is known to be valid JSON.
 func (n *Normalizer) validPayload(refs []int64, p []byte) []event.Event {
-	v := gjson.ParseBytes(p)
+	return n.parsedPayload(refs, gjson.ParseBytes(p))
+}
+
+// parsedPayload is validPayload for the payload v, parsed.
+func (n *Normalizer) parsedPayload(refs []int64, v gjson.Result) []event.Event {
 	var f lineFields
 	jsonpick.Pick(v, lineKeys, f[:])
 	var out []event.Event

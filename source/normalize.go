@@ -1,0 +1,304 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/jsonpick"
+)
+
+// Normalize feeds every native line of in to n and calls emit with the
+// events, in order, and last with n.End()'s: what this loop does,
+//
+//	for {
+//		ref, line, err := in.Next() // io.EOF ends the loop; any other error is returned
+//		emit(n.Line(ref, line))     // LineValid for a line known to be JSON
+//	}
+//	emit(n.End())
+//
+// with the same events, the same calls of emit (but that emit may be
+// handed the events of several lines at once, or none) and the same
+// errors: a read error (wrapped as "read NAME: …") after the events of
+// every line before it, emit's first error as it is, ctx.Err() once ctx
+// is done (checked for every line). n.End is not called after an error.
+//
+// The work is split so that two cores overlap it: one goroutine reads
+// each line, copies it and checks that it is JSON; another normalizes;
+// the caller's goroutine runs emit (which encodes and writes, for evcap
+// normalize). A line is handed to the normalizer as LineOwned when n is an
+// event.OwnedLiner and the line is JSON (the copy is never changed, so
+// the normalizer keeps strings of it without copying them), else as
+// LineValid or Line. Lines and events in flight are bounded: at most
+// about 4 MiB of lines, or one line of any length, beyond what the
+// normalizer keeps.
+//
+// emit's slice is valid only during the call. When Normalize returns
+// early (an error, ctx done), the reading goroutine may still be inside
+// a read of in's reader that blocks (a quiet pipe); it stops when that
+// read returns, without reading further or calling n or emit. Do not use
+// in after an early return but to close it.
+func (in *Native) Normalize(ctx context.Context, n event.Normalizer, emit func([]event.Event) error) error {
+	return in.normalize(ctx, n, &pipeline{}, emit)
+}
+
+// normalize is Normalize with the pipeline p (zero, for the tests to look
+// at after).
+func (in *Native) normalize(ctx context.Context, n event.Normalizer, p *pipeline, emit func([]event.Event) error) error {
+	p.in, p.n, p.done = in, n, make(chan struct{})
+	p.vl, _ = n.(event.ValidLiner)
+	p.ol, _ = n.(event.OwnedLiner)
+	p.budget.cond.L = &p.budget.mu
+	p.budget.limit = pipeBytes
+	p.free = make(chan *pipeBatch, pipeDepth*2+4)
+	lines := make(chan *pipeBatch, pipeDepth)
+	events := make(chan *pipeBatch, pipeDepth)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go p.read(ctx, lines)
+	go func() {
+		defer wg.Done()
+		p.normalize(lines, events)
+	}()
+	err := p.emit(ctx, events, emit)
+	p.stop()
+	wg.Wait() // the normalizer; the reader may be blocked in a read
+	return err
+}
+
+const (
+	// pipeBytes bounds the bytes of the lines in flight (a longer line
+	// goes alone).
+	pipeBytes = 4 << 20
+	// pipeLines is how many lines a batch holds at most, and pipeBatchBytes
+	// how many bytes (a longer line ends its batch).
+	pipeLines      = 512
+	pipeBatchBytes = 256 << 10
+	// pipeDepth is how many batches wait between two goroutines.
+	pipeDepth = 4
+)
+
+// pipeBatch is a run of consecutive lines on their way through the
+// pipeline: read and copied (lines, refs, valid), then normalized (evs),
+// then emitted. err, set on the last batch only, ends the stream: io.EOF,
+// a read error or ctx's error.
+type pipeBatch struct {
+	refs  []int64
+	lines [][]byte
+	valid []bool
+	bytes int
+	evs   []event.Event
+	err   error
+}
+
+type pipeline struct {
+	in   *Native
+	n    event.Normalizer
+	vl   event.ValidLiner
+	ol   event.OwnedLiner
+	free chan *pipeBatch
+	// done is closed when the pipeline stops (an error, the end).
+	done     chan struct{}
+	stopOnce sync.Once
+	budget   pipeBudget
+}
+
+// pipeBudget counts the bytes of lines in flight, from their copy to the
+// emit of their events.
+type pipeBudget struct {
+	mu     sync.Mutex
+	cond   sync.Cond
+	used   int
+	limit  int
+	closed bool
+	// peak is the most bytes ever in flight, for the tests.
+	peak int
+}
+
+// acquire waits until n more bytes fit (or nothing is in flight) and
+// takes them; false once the pipeline stopped.
+func (b *pipeBudget) acquire(n int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.used > 0 && b.used+n > b.limit && !b.closed {
+		b.cond.Wait()
+	}
+	if b.closed {
+		return false
+	}
+	b.used += n
+	b.peak = max(b.peak, b.used)
+	return true
+}
+
+// tryAcquire takes n bytes if they fit without waiting.
+func (b *pipeBudget) tryAcquire(n int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed || (b.used > 0 && b.used+n > b.limit) {
+		return false
+	}
+	b.used += n
+	b.peak = max(b.peak, b.used)
+	return true
+}
+
+func (b *pipeBudget) release(n int) {
+	b.mu.Lock()
+	b.used -= n
+	b.mu.Unlock()
+	b.cond.Signal()
+}
+
+func (b *pipeBudget) close() {
+	b.mu.Lock()
+	b.closed = true
+	b.mu.Unlock()
+	b.cond.Broadcast()
+}
+
+func (p *pipeline) stop() {
+	p.stopOnce.Do(func() {
+		close(p.done)
+		p.budget.close()
+	})
+}
+
+func (p *pipeline) batch() *pipeBatch {
+	select {
+	case b := <-p.free:
+		return b
+	default:
+		return &pipeBatch{}
+	}
+}
+
+// recycle empties b (dropping its references to lines and events) and
+// keeps it for reuse.
+func (p *pipeline) recycle(b *pipeBatch) {
+	clear(b.lines)
+	clear(b.evs)
+	b.refs, b.lines, b.valid, b.evs = b.refs[:0], b.lines[:0], b.valid[:0], b.evs[:0]
+	b.bytes, b.err = 0, nil
+	select {
+	case p.free <- b:
+	default:
+	}
+}
+
+// send hands b on, false once the pipeline stopped.
+func (p *pipeline) send(ch chan<- *pipeBatch, b *pipeBatch) bool {
+	select {
+	case ch <- b:
+		return true
+	case <-p.done:
+		return false
+	}
+}
+
+// read is the reading goroutine: it reads, copies and checks lines and
+// sends them on in batches; the last batch carries the error that ended
+// the stream.
+func (p *pipeline) read(ctx context.Context, out chan<- *pipeBatch) {
+	b := p.batch()
+	for {
+		if err := ctx.Err(); err != nil {
+			b.err = err
+			p.send(out, b)
+			return
+		}
+		ref, line, err := p.in.Next()
+		if err != nil {
+			if err != io.EOF {
+				err = fmt.Errorf("read %s: %w", p.in.Name, err)
+			}
+			b.err = err
+			p.send(out, b)
+			return
+		}
+		valid := p.vl != nil && (p.in.Validated() || jsonpick.Valid(line))
+		if !p.budget.tryAcquire(len(line)) {
+			if len(b.lines) > 0 {
+				if !p.send(out, b) {
+					return
+				}
+				b = p.batch()
+			}
+			if !p.budget.acquire(len(line)) {
+				return
+			}
+		}
+		b.refs = append(b.refs, ref)
+		if !p.in.fresh {
+			line = append(make([]byte, 0, len(line)), line...)
+		}
+		b.lines = append(b.lines, line)
+		b.valid = append(b.valid, valid)
+		b.bytes += len(line)
+		if len(b.lines) >= pipeLines || b.bytes >= pipeBatchBytes {
+			if !p.send(out, b) {
+				return
+			}
+			b = p.batch()
+		}
+	}
+}
+
+// normalize is the normalizing goroutine: it turns each batch of lines
+// into events and, after the last line, adds End's.
+func (p *pipeline) normalize(in <-chan *pipeBatch, out chan<- *pipeBatch) {
+	for {
+		var b *pipeBatch
+		select {
+		case b = <-in:
+		case <-p.done:
+			return
+		}
+		for i, line := range b.lines {
+			var evs []event.Event
+			switch {
+			case b.valid[i] && p.ol != nil:
+				evs = p.ol.LineOwned(b.refs[i], line)
+			case b.valid[i]:
+				evs = p.vl.LineValid(b.refs[i], line)
+			default:
+				evs = p.n.Line(b.refs[i], line)
+			}
+			b.evs = append(b.evs, evs...)
+		}
+		if b.err == io.EOF {
+			b.evs = append(b.evs, p.n.End()...)
+		}
+		last := b.err != nil // b is emit's once sent
+		if !p.send(out, b) || last {
+			return
+		}
+	}
+}
+
+// emit runs on the caller's goroutine: it hands each batch's events to
+// fn and returns the error that ended the stream (nil at its end).
+func (p *pipeline) emit(ctx context.Context, in <-chan *pipeBatch, fn func([]event.Event) error) error {
+	for b := range in {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if len(b.evs) > 0 {
+			if err := fn(b.evs); err != nil {
+				return err
+			}
+		}
+		err := b.err
+		p.budget.release(b.bytes)
+		p.recycle(b)
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil // not reached: the normalizer ends with the batch that carries an error
+}
