@@ -62,6 +62,9 @@ type rule struct {
 	// anchored, run at each of anchorLits on anchorLen bytes.
 	anchored   *regexp.Regexp
 	anchorLits [][]byte
+	// anchorLive are the anchor literals a match can start with
+	// (liveAnchors): anchoredMatches looks for these only.
+	anchorLive [][]byte
 	anchorLen  int
 	anchorWord bool // a \b led the regexp
 	// atKeyword, when set, is re anchored (^…), for a rule whose regexp

@@ -177,6 +177,7 @@ func buildUpstream() ([]*rule, error) {
 				anchored, err := regexp.Compile(`^(?:` + rest.String() + `)`)
 				if err == nil {
 					ru.anchored = anchored
+					ru.anchorLive = liveAnchors(rest, ru.anchorLits)
 				} else {
 					ru.anchorLits = nil // match unanchored; TestUpstreamRulesCompile keeps this unused
 				}
@@ -661,7 +662,7 @@ func countCaptures(re *syntax.Regexp) int {
 // leading literals.
 func (ru *rule) anchoredMatches(text []byte) [][]int {
 	var occ []int
-	for _, l := range ru.anchorLits {
+	for _, l := range ru.anchorLive {
 		occ = appendIndexFoldAll(occ, text, l)
 	}
 	slices.Sort(occ)
@@ -694,3 +695,76 @@ func (ru *rule) anchoredMatches(text []byte) [][]int {
 }
 
 func isWordByte(c byte) bool { return isAlnum(c) || c == '_' }
+
+// liveAnchors returns the anchor literals at which the anchored form of
+// rest can match: those that, in some case, begin a text rest's program
+// can read. An anchor literal chosen as the longest required one may not
+// lead the match (aws-access-token's "kia" after the "A" of AKIA,
+// authress's "acc" in its middle): anchoredMatches found no match at such
+// a literal, however often it occurs, so it is not searched for. When in
+// doubt (a literal that is not ASCII, a program that does not compile) a
+// literal is kept.
+func liveAnchors(rest *syntax.Regexp, lits [][]byte) [][]byte {
+	prog, err := syntax.Compile(rest.Simplify())
+	if err != nil {
+		return lits
+	}
+	var live [][]byte
+	for _, l := range lits {
+		if !isASCII(l) || progCanRead(prog, l) {
+			live = append(live, l)
+		}
+	}
+	return live
+}
+
+// progCanRead reports whether some thread of prog, started at its
+// beginning, reads all of lit (each byte in either ASCII case) or matches
+// before its end. Empty-width assertions are taken to hold, so the answer
+// errs towards true.
+func progCanRead(prog *syntax.Prog, lit []byte) bool {
+	cur := map[uint32]bool{}
+	var add func(set map[uint32]bool, pc uint32) bool
+	add = func(set map[uint32]bool, pc uint32) bool {
+		if set[pc] {
+			return false
+		}
+		set[pc] = true
+		in := &prog.Inst[pc]
+		switch in.Op {
+		case syntax.InstMatch:
+			return true
+		case syntax.InstAlt, syntax.InstAltMatch:
+			return add(set, in.Out) || add(set, in.Arg)
+		case syntax.InstCapture, syntax.InstNop, syntax.InstEmptyWidth:
+			return add(set, in.Out)
+		}
+		return false
+	}
+	if add(cur, uint32(prog.Start)) {
+		return true
+	}
+	for _, c := range lit {
+		lo, up := rune(foldByte(c)), rune(c)
+		if c >= 'a' && c <= 'z' {
+			up = rune(c - 'a' + 'A')
+		}
+		next := map[uint32]bool{}
+		for pc := range cur {
+			in := &prog.Inst[pc]
+			switch in.Op {
+			case syntax.InstRune, syntax.InstRune1, syntax.InstRuneAny, syntax.InstRuneAnyNotNL:
+				if in.MatchRune(lo) || in.MatchRune(up) {
+					if add(next, in.Out) {
+						return true
+					}
+				}
+			}
+		}
+		if len(next) == 0 {
+			return false
+		}
+		cur = next
+	}
+	return true
+}
