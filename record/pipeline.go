@@ -93,6 +93,10 @@ type pipeline struct {
 	// handed is the line being split when the splitter gives its buffer
 	// up (see splitter.handed).
 	handed []byte
+	// pfLines are the stdout lines of the chunks taken, handed to the line
+	// redactor's Prefetch.
+	pfLines [][]byte
+	pf      prefetcher
 }
 
 func newPipeline(opts *Options, argv []string, cliName string) *pipeline {
@@ -178,10 +182,12 @@ func (p *pipeline) run() error {
 	p.con.redraw()
 	for {
 		items, closed := p.q.take()
+		p.prefetch(items)
 		for _, c := range items {
 			p.chunk(c)
 			p.q.done(len(c.data))
 		}
+		p.endPrefetch()
 		n := len(items)
 		p.q.recycle(items)
 		if closed && n == 0 {

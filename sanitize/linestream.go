@@ -78,6 +78,7 @@ type LineRedactor struct {
 	out     []RedactedLine
 	jw      jsonwalk.Walker
 	dw      deltaWalk
+	pf      *prefetch // lines being redacted ahead (Prefetch)
 }
 
 type lineItem struct {
@@ -130,7 +131,7 @@ func (lr *LineRedactor) push(line []byte, stderr bool) []RedactedLine {
 	if !stderr && len(line) > 0 && (line[0] == '{' || line[0] == '[') {
 		// The redactor validates as it walks: no second pass over a long
 		// line to learn whether it is JSON.
-		if out, f, err := lr.red.JSON(line); err == nil {
+		if out, f, err := lr.json(line); err == nil {
 			it.json, it.body, findings = true, out, f
 			d = lr.obs.observe(lr.prov, envelope.StageNativeIn, kindJSON, "", line)
 		}
