@@ -149,6 +149,7 @@ func (b *budget) halt() {
 type prepPipe struct {
 	ordered chan *prepBatch
 	work    chan *prepBatch
+	free    chan *prepBatch // batches finished with, for reuse
 	quit    chan struct{}
 	bud     *budget
 	wg      sync.WaitGroup
@@ -164,6 +165,7 @@ func (s *sanitizer) startPrep(ctx context.Context, rd *envelope.Reader, ahead []
 	p := &prepPipe{
 		ordered: make(chan *prepBatch, 2*workers+2),
 		work:    make(chan *prepBatch, 2*workers+2),
+		free:    make(chan *prepBatch, 4*workers+6),
 		quit:    make(chan struct{}),
 		bud:     newBudget(prepBudget),
 	}
@@ -223,13 +225,13 @@ func (p *prepPipe) send(b *prepBatch) bool {
 func (s *sanitizer) readStage(ctx context.Context, rd *envelope.Reader, ahead []held, p *prepPipe) {
 	defer close(p.ordered)
 	defer close(p.work)
-	b := &prepBatch{done: make(chan struct{})}
+	b := p.batch()
 	flush := func() bool {
 		if len(b.items) == 0 {
 			return true
 		}
 		ok := p.send(b)
-		b = &prepBatch{done: make(chan struct{})}
+		b = p.batch()
 		return ok
 	}
 	for {
@@ -273,6 +275,18 @@ func (s *sanitizer) readStage(ctx context.Context, rd *envelope.Reader, ahead []
 				return
 			}
 		}
+	}
+}
+
+// batch is an empty batch: one the finishing stage is done with, or a
+// new one.
+func (p *prepPipe) batch() *prepBatch {
+	select {
+	case b := <-p.free:
+		b.done = make(chan struct{})
+		return b
+	default:
+		return &prepBatch{items: make([]prepped, 0, prepBatchItems), done: make(chan struct{})}
 	}
 }
 
@@ -356,9 +370,15 @@ func sameSlice(a, b []byte) bool {
 // of the input or when ctx is done.
 func (p *prepPipe) take(ctx context.Context) *prepped {
 	for p.cur == nil || p.next == len(p.cur.items) {
-		if p.cur != nil {
-			p.bud.give(p.cur.size)
+		if b := p.cur; b != nil {
+			p.bud.give(b.size)
 			p.cur = nil
+			clear(b.items)
+			b.items, b.size = b.items[:0], 0
+			select {
+			case p.free <- b:
+			default:
+			}
 		}
 		var b *prepBatch
 		var ok bool

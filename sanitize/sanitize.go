@@ -212,6 +212,22 @@ type item struct {
 	redDirty bool
 	redFind  []redact.Finding
 	redErr   error
+	// hbuf is where hole points, when it is set.
+	hbuf hole
+}
+
+// newItem is an empty item: one finished before (its ledger's array
+// kept), or a new one.
+func (s *sanitizer) newItem() *item {
+	n := len(s.spare)
+	if n == 0 {
+		return &item{}
+	}
+	it := s.spare[n-1]
+	s.spare[n-1] = nil
+	s.spare = s.spare[:n-1]
+	*it = item{ledger: it.ledger[:0]}
+	return it
 }
 
 type sanitizer struct {
@@ -231,6 +247,7 @@ type sanitizer struct {
 	clock    clock
 	blocks   *blocks
 	queue    []*item
+	spare    []*item // finished items, for reuse
 	held     int
 	maxHeld  int
 	out      *bufio.Writer
@@ -317,8 +334,9 @@ func (s *sanitizer) add(p *prepped) error {
 	}
 	s.cur = p.red
 	kind := p.kind
-	it := &item{rec: rec, kind: kind, prefix: p.prefix, body: p.body, size: len(rec.Payload) + 256,
-		dirty: p.binary, ledger: p.utf}
+	it := s.newItem()
+	it.rec, it.kind, it.prefix, it.body, it.size = rec, kind, p.prefix, p.body, len(rec.Payload)+256
+	it.dirty, it.ledger = p.binary, append(it.ledger, p.utf...)
 	d := p.d
 	if p.flushText {
 		s.blocks.flush("text|" + rec.EventType)
@@ -342,7 +360,8 @@ func (s *sanitizer) add(p *prepped) error {
 	}
 	s.addFindings(it, findings, d.isDelt, d.path)
 	if d.isDelt {
-		it.hole = &hole{key: d.key, path: d.path, origLen: len(d.text), line: kind == kindText}
+		it.hbuf = hole{key: d.key, path: d.path, origLen: len(d.text), line: kind == kindText}
+		it.hole = &it.hbuf
 	}
 	s.queue = append(s.queue, it)
 	s.held += it.size
@@ -409,6 +428,7 @@ func (s *sanitizer) emit() error {
 		if err := s.finish(head); err != nil {
 			return err
 		}
+		s.spare = append(s.spare, head)
 	}
 	return nil
 }
