@@ -158,7 +158,7 @@ func printableBase64(enc *base64.Encoding, b []byte) ([]byte, bool) {
 	// check those first, then the whole run, and allocate only for a run
 	// that is text.
 	var head [12]byte
-	if n, err := enc.Decode(head[:], b[:min(len(b), 16)/4*4]); err != nil || !printable(head[:n]) {
+	if n, err := enc.Decode(head[:], b[:min(len(b), 16)/4*4]); err != nil || !printable(head[:n]) || !utf8.Valid(trimPartialRune(head[:n])) {
 		return nil, false
 	}
 	var win [64]byte // decoded bytes whose UTF-8 is not checked yet

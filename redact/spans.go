@@ -228,10 +228,13 @@ func (r *Redactor) ruleSpans(prio int, text []byte, protect func() [][2]int, spa
 		}
 		return spans
 	}
+	ru.ready()
+	if ru.anchored != nil && len(ru.anchorLive) == 0 {
+		return spans // no match can start at its anchors (liveAnchors)
+	}
 	if !ru.hasRequired(text) {
 		return spans
 	}
-	ru.ready()
 	var matches [][]int
 	if ru.anchored != nil {
 		matches = ru.anchoredMatches(text)

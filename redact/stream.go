@@ -92,7 +92,7 @@ func mapSpans(deltas []string, spans []span, base int) []Chunk {
 type Stream struct {
 	r         *Redactor
 	lookahead int
-	ctx       string
+	ctx       []byte // the last lookahead bytes of released text
 	held      []string
 	heldLen   int
 	// carry is the rest of a secret whose start (and token) went out with
@@ -104,8 +104,10 @@ type Stream struct {
 	open string
 	// cuts counts Cut calls that redacted a possible secret.
 	cuts int
-	// buf is the reused window: the context and the held deltas.
-	buf []byte
+	// buf is the reused window: the context and the held deltas; probe
+	// is holdPoint's reused text for its probes.
+	buf   []byte
+	probe []byte
 }
 
 // streamOverlap is how much released context a Stream scans again before
@@ -214,7 +216,7 @@ func (s *Stream) release(all, cut bool) []Chunk {
 	n := len(s.held)
 	hold, holdRule := len(w), ""
 	if !all || cut {
-		hold, holdRule = s.r.holdPoint(w, base, kept)
+		hold, holdRule = s.r.holdPoint(w, base, kept, &s.probe)
 	}
 	if !all {
 		n = 0
@@ -257,16 +259,19 @@ func (s *Stream) release(all, cut bool) []Chunk {
 		return nil
 	}
 	done := mapSpans(s.held[:n], kept, base)
-	released := strings.Join(s.held[:n], "")
-	ctx := s.ctx + released
-	if len(ctx) > s.lookahead {
-		ctx = ctx[len(ctx)-s.lookahead:]
+	released := 0
+	for _, d := range s.held[:n] {
+		released += len(d)
 	}
-	s.ctx = strings.Clone(ctx)
-	s.held = append(s.held[:0], s.held[n:]...)
-	s.heldLen -= len(released)
+	// The context and the released deltas lead w.
+	end := base + released
+	s.ctx = append(s.ctx[:0], w[max(0, end-s.lookahead):end]...)
+	k := copy(s.held, s.held[n:])
+	clear(s.held[k:])
+	s.held = s.held[:k]
+	s.heldLen -= released
 	s.carry, s.carryRule = 0, ""
-	if end := base + len(released); !all {
+	if !all {
 		for _, sp := range kept {
 			if sp.start < end && end < sp.end {
 				s.carry, s.carryRule = sp.end-end, sp.rule
@@ -321,7 +326,7 @@ const probeReach = 256
 // holdPoint returns where the text that could still be part of a secret
 // starts in w (len(w) when nothing needs holding), and the rule it could
 // belong to. Only positions at or after base matter.
-func (r *Redactor) holdPoint(w []byte, base int, spans []span) (int, string) {
+func (r *Redactor) holdPoint(w []byte, base int, spans []span, probe *[]byte) (int, string) {
 	hold, rule := len(w), ""
 	set := func(p int, id string) {
 		if p < hold {
@@ -356,7 +361,7 @@ func (r *Redactor) holdPoint(w []byte, base int, spans []span) (int, string) {
 		}
 	}
 	// A private key header still arriving ("-----BEGIN RSA PRIVATE KE").
-	if k := bytes.LastIndex(w[max(0, len(w)-probeReach):], []byte("-----BEGIN")); k >= 0 {
+	if k := lastIndexBegin(w[max(0, len(w)-probeReach):]); k >= 0 {
 		k += max(0, len(w)-probeReach)
 		if bytes.IndexByte(w[k:], '\n') < 0 && bytes.Count(w[k:], []byte("-----")) < 2 && !r.disabled[RulePrivateKey] {
 			set(k, RulePrivateKey)
@@ -371,7 +376,8 @@ func (r *Redactor) holdPoint(w []byte, base int, spans []span) (int, string) {
 	// probes hold none), so a tail without one needs no probe.
 	if len(w) > base && r.anyRuleKeyword(w[tail:]) {
 		for _, pr := range probes {
-			t := append(append(make([]byte, 0, len(w)-tail+len(pr)), w[tail:]...), pr...)
+			t := append(append((*probe)[:0], w[tail:]...), pr...)
+			*probe = t
 			for _, sp := range r.findSpans(t) {
 				if sp.start < len(w)-tail && sp.end > len(w)-tail {
 					set(tail+sp.start, sp.rule)
@@ -380,6 +386,16 @@ func (r *Redactor) holdPoint(w []byte, base int, spans []span) (int, string) {
 		}
 	}
 	return hold, rule
+}
+
+// lastIndexBegin is bytes.LastIndex(b, "-----BEGIN"), with the common
+// answer (none) from the faster forward search.
+func lastIndexBegin(b []byte) int {
+	begin := []byte("-----BEGIN")
+	if !bytes.Contains(b, begin) {
+		return -1
+	}
+	return bytes.LastIndex(b, begin)
 }
 
 // holdIndex finds, in one pass, where a literal that begins a secret

@@ -661,8 +661,13 @@ func countCaptures(re *syntax.Regexp) int {
 // anchoredMatches runs an anchored rule at every occurrence of its
 // leading literals.
 func (ru *rule) anchoredMatches(text []byte) [][]int {
+	return ru.anchoredMatchesAt(text, ru.anchorLive)
+}
+
+// anchoredMatchesAt runs an anchored rule at every occurrence of lits.
+func (ru *rule) anchoredMatchesAt(text []byte, lits [][]byte) [][]int {
 	var occ []int
-	for _, l := range ru.anchorLive {
+	for _, l := range lits {
 		occ = appendIndexFoldAll(occ, text, l)
 	}
 	slices.Sort(occ)
