@@ -18,10 +18,10 @@ import (
 // as much time on each record as parsing it takes (replay, which
 // normalizes and compares every record), so that both use the cores.
 //
-// A record Next returns, its Payload and the values of its Extra fields
-// point into the chunk it was read in and stay valid only until the next
-// call to Next (as with Reader.NextShared); its strings and Cause are the
-// caller's to keep. Memory holds a few chunks of 256 KiB, or one line
+// A record Next returns, its Payload, its Cause and the values of its
+// Extra fields point into the chunk it was read in and stay valid only
+// until the next call to Next (as with Reader.NextShared, whose Cause is
+// the caller's, though); its strings are the caller's to keep. Memory holds a few chunks of 256 KiB, or one line
 // when a line is longer, whatever the capture's length.
 //
 // Unlike Reader, a read error ends the stream: Next returns it, and
@@ -57,9 +57,10 @@ type pchunk struct {
 	end error
 	// Filled by the parser: the chunk's lines, blank ones included, and
 	// an entry per record line.
-	lines int64
-	ents  []pentry
-	ready chan struct{}
+	lines  int64
+	ents   []pentry
+	causes []int64 // the records' Cause arrays, one after another
+	ready  chan struct{}
 }
 
 // pentry is one non-blank line: its record, or the error reading it
@@ -78,19 +79,27 @@ const (
 	parallelKeep = 4 << 20
 )
 
+// ParallelOptions configure a ParallelReader.
+type ParallelOptions struct {
+	ReaderOptions
+	// Workers is the number of parsing goroutines; 0 means one less than
+	// GOMAXPROCS (at least one), leaving a core to the caller.
+	Workers int
+}
+
 // NewParallelReader starts reading records from r; name is used in error
-// messages. workers is the number of parsing goroutines (at most
-// GOMAXPROCS when 0 or less). The reading stops early once ctx is done,
-// and Next then returns ctx's cause after the records read before.
-func NewParallelReader(ctx context.Context, r io.Reader, name string, opts ReaderOptions, workers int) *ParallelReader {
-	return newParallelReader(ctx, r, name, opts, workers, parallelChunk)
+// messages. The reading stops early once ctx is done, and Next then
+// returns ctx's cause after the records read before.
+func NewParallelReader(ctx context.Context, r io.Reader, name string, opts ParallelOptions) *ParallelReader {
+	return newParallelReader(ctx, r, name, opts, parallelChunk)
 }
 
 // newParallelReader is NewParallelReader with chunks of size bytes (the
 // tests use small ones, to put chunk ends everywhere).
-func newParallelReader(ctx context.Context, r io.Reader, name string, opts ReaderOptions, workers, size int) *ParallelReader {
+func newParallelReader(ctx context.Context, r io.Reader, name string, opts ParallelOptions, size int) *ParallelReader {
+	workers := opts.Workers
 	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
+		workers = max(1, runtime.GOMAXPROCS(0)-1)
 	}
 	// Enough chunks that every parser has one while the reader fills
 	// another and the caller reads a third.
@@ -108,7 +117,7 @@ func newParallelReader(ctx context.Context, r io.Reader, name string, opts Reade
 	p.wg.Add(1 + workers)
 	go p.read(ctx, r, size)
 	for range workers {
-		go p.parse(opts)
+		go p.parse(opts.ReaderOptions)
 	}
 	return p
 }
@@ -200,7 +209,13 @@ func (p *ParallelReader) parse(opts ReaderOptions) {
 	defer p.wg.Done()
 	var sc lineScanner
 	for c := range p.work {
-		c.lines, c.ents = 0, c.ents[:0]
+		c.lines, c.ents, c.causes = 0, c.ents[:0], c.causes[:0]
+		if n := bytes.Count(c.data, nl) + 1; cap(c.ents) < n {
+			// Room for every line at once, rather than growing by steps:
+			// entries are large.
+			c.ents = make([]pentry, 0, n)
+		}
+		sc.causes = &c.causes
 		data := c.data
 		for len(data) > 0 {
 			i := bytes.IndexByte(data, '\n')
@@ -263,6 +278,8 @@ func (p *ParallelReader) Next() (*Record, error) {
 		p.cur, p.next = c, 0
 	}
 }
+
+var nl = []byte{'\n'}
 
 var errReaderClosed = errors.New("envelope: ParallelReader used after Close")
 

@@ -15,7 +15,7 @@ import (
 // parallelSteps reads data with a ParallelReader of the given workers and
 // chunk size, as oldSteps does with the old reader.
 func parallelSteps(data []byte, opts ReaderOptions, wrap func(io.Reader) io.Reader, workers, size int) []step {
-	r := newParallelReader(context.Background(), wrap(bytes.NewReader(data)), "cap.jsonl", opts, workers, size)
+	r := newParallelReader(context.Background(), wrap(bytes.NewReader(data)), "cap.jsonl", ParallelOptions{ReaderOptions: opts, Workers: workers}, size)
 	defer r.Close()
 	var out []step
 	for {
@@ -78,7 +78,7 @@ func TestParallelReaderBounded(t *testing.T) {
 		fmt.Fprintf(&capt, `{"schemaVersion":1,"captureId":"C","sequence":%d,"timestamp":"t","provider":"p","sessionId":"","turnId":"","stage":"native_in","eventType":"e","payload":{"t":"%s"},"redactions":[]}`+"\n", i+1, strings.Repeat("x", 200))
 	}
 	cr := &countingReader{r: bytes.NewReader(capt.Bytes())}
-	r := NewParallelReader(context.Background(), cr, "cap.jsonl", ReaderOptions{}, 2)
+	r := NewParallelReader(context.Background(), cr, "cap.jsonl", ParallelOptions{Workers: 2})
 	if _, err := r.Next(); err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +117,7 @@ func TestParallelReaderContext(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	stop := errors.New("stopped")
 	cancel(stop)
-	r := NewParallelReader(ctx, strings.NewReader(`{"a":1}`+"\n"), "cap.jsonl", ReaderOptions{}, 1)
+	r := NewParallelReader(ctx, strings.NewReader(`{"a":1}`+"\n"), "cap.jsonl", ParallelOptions{})
 	defer r.Close()
 	for range 3 {
 		if _, err := r.Next(); !errors.Is(err, stop) {

@@ -59,6 +59,10 @@ type lineScanner struct {
 	// seen holds the event types met so far (a capture has a few dozen),
 	// which alternate from record to record, unlike the other fields.
 	seen map[string]string
+	// causes, when set, is where the numbers of each record's cause go
+	// (Record.Cause is then a piece of it), instead of an array of the
+	// record's own.
+	causes *[]int64
 }
 
 // intern returns b as a string, the previous one for this field when the
@@ -360,6 +364,8 @@ func (s *lineScanner) same(field int, rec *Record, v string) bool {
 }
 
 // cause reads the cause array at line[i]: plain positive integers only.
+// The numbers go to s.causes when it is set, rec.Cause being their piece
+// of it, else to an array of rec's own.
 func (s *lineScanner) cause(line []byte, i int, rec *Record) (int, bool) {
 	if line[i] != '[' {
 		return i, false
@@ -368,18 +374,29 @@ func (s *lineScanner) cause(line []byte, i int, rec *Record) (int, bool) {
 	if i < len(line) && line[i] == ']' {
 		return i + 1, true
 	}
+	var nums []int64 // the arena, when there is one, and this cause after it
+	if s.causes != nil {
+		nums = *s.causes
+	}
+	from := len(nums)
 	for {
 		v, e, ok := plainInt(line, i)
 		if !ok {
 			return i, false
 		}
-		rec.Cause = append(rec.Cause, v)
+		nums = append(nums, v)
 		i = skipSpace(line, e)
 		if i >= len(line) {
 			return i, false
 		}
 		switch line[i] {
 		case ']':
+			// Records before keep the pieces they have, in the arena's
+			// old array when this append moved it.
+			rec.Cause = nums[from:len(nums):len(nums)]
+			if s.causes != nil {
+				*s.causes = nums
+			}
 			return i + 1, true
 		case ',':
 			i = skipSpace(line, i+1)

@@ -219,9 +219,9 @@ func newStreamCmp(name string) *streamCmp {
 	return &streamCmp{name: name}
 }
 
-// addWant takes a normalized_out record. The payload is only lent for the
-// call (the read-ahead reuses its buffer): what is kept past it is a copy
-// or the decoded event. The cause must stay unchanged.
+// addWant takes a normalized_out record. The payload and cause are only
+// lent for the call (the reader reuses its buffers): what is kept past it
+// is a copy or the decoded event.
 func (c *streamCmp) addWant(seq int64, payload []byte, cause []int64) {
 	if c.err != nil {
 		return
@@ -233,9 +233,9 @@ func (c *streamCmp) addWant(seq int64, payload []byte, cause []int64) {
 		if cap(own) > keepOwn {
 			own = nil // one huge record: do not hold its size for the rest
 		}
-		*w = wantRec{seq: seq, payload: payload, cause: cause, own: own}
+		*w = wantRec{seq: seq, payload: payload, cause: appendCause(w.cause[:0], cause), own: own}
 	} else {
-		w = &wantRec{seq: seq, payload: payload, cause: cause}
+		w = &wantRec{seq: seq, payload: payload, cause: appendCause(nil, cause)}
 	}
 	if c.diverged || c.got.len() == 0 {
 		// Not compared at once: decode now, so that the first record that
@@ -258,6 +258,15 @@ func (c *streamCmp) addWant(seq int64, payload []byte, cause []int64) {
 		// what it may read later.
 		w.keepPayload()
 	}
+}
+
+// appendCause is append(dst, cause...), but nil for an empty cause (as
+// the reader gives it).
+func appendCause(dst, cause []int64) []int64 {
+	if len(cause) == 0 {
+		return nil
+	}
+	return append(dst, cause...)
 }
 
 func (c *streamCmp) addGot(e event.Event) {
@@ -428,13 +437,13 @@ func (c *streamCmp) mismatch(check string) *Mismatch {
 }
 
 func streamNative(ctx context.Context, r io.ReadSeeker, name string, opts Options) error {
-	er := envelope.NewParallelReader(ctx, r, name, envelope.ReaderOptions{}, 0)
-	defer er.Close()
 	n := opts.Normalizer()
 	// The reader has checked that every record line is JSON, so a native
 	// JSON payload inside it is valid JSON too: a normalizer that can skip
 	// its own check is handed the payload as it is.
 	valid, _ := n.(event.ValidLiner)
+	er := envelope.NewParallelReader(ctx, r, name, envelope.ParallelOptions{})
+	defer er.Close()
 	c := newStreamCmp(name)
 	var (
 		prev             int64
