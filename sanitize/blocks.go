@@ -58,6 +58,10 @@ type observer struct {
 	trackers map[string]provider.Deltas // per provider name, made at its first native line
 	known    map[string]bool            // whether the registry knows a provider name, asked once
 	names    []string                   // the registry's names, for lines of no known provider
+	// The last block key and gjson path made (blockKey, gjsonPath).
+	keyName, keyBlock, key string
+	path                   []string
+	gpath                  string
 }
 
 func newObserver() *observer {

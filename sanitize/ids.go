@@ -18,8 +18,35 @@ import (
 // appearance and are zero-padded so that sorting pseudonyms keeps that order.
 var pseudonymRe = regexp.MustCompile(`^(?:(?:session|uuid|thread)-[0-9]{4,}|[a-z]+_evcap_[0-9]{4,})$`)
 
-// IsPseudonym reports whether s has the shape of a pseudonym sanitize writes.
-func IsPseudonym(s string) bool { return pseudonymRe.MatchString(s) }
+// IsPseudonym reports whether s has the shape of a pseudonym sanitize
+// writes (pseudonymRe, matched by hand: it is asked of every string under
+// an id key).
+func IsPseudonym(s string) bool {
+	for _, fam := range [...]string{"session-", "uuid-", "thread-"} {
+		if rest, ok := strings.CutPrefix(s, fam); ok {
+			return len(rest) >= 4 && allDigits(rest)
+		}
+	}
+	i := strings.Index(s, "_evcap_")
+	if i <= 0 || len(s)-i-len("_evcap_") < 4 || !allDigits(s[i+len("_evcap_"):]) {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		if s[j] < 'a' || s[j] > 'z' {
+			return false
+		}
+	}
+	return true
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // idPrefixes are the provider id prefixes kept in the pseudonym ("toolu_",
 // "ses_", ...): every provider descriptor's VolatileIDPrefixes. Built once

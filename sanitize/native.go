@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/evcap/evcap/providers"
@@ -57,9 +58,8 @@ func (b *observer) track(name string, body []byte, d *delta) {
 		return
 	}
 	pieces := tr.Line(body)
-	prefix := nativeKey + name + "|"
 	for _, e := range tr.Ended() {
-		d.ends = append(d.ends, prefix+e+"\x00")
+		d.ends = append(d.ends, b.blockKey(name, e))
 	}
 	if d.isDelt {
 		return
@@ -68,11 +68,28 @@ func (b *observer) track(name string, body []byte, d *delta) {
 		if p.Start {
 			continue
 		}
-		if v := gjson.GetBytes(body, gjsonPath(p.Path)); v.Type == gjson.String {
-			d.key, d.path, d.text, d.isDelt = prefix+p.Block+"\x00", p.Path, v.String(), true
+		if v := gjson.GetBytes(body, b.gjsonPath(p.Path)); v.Type == gjson.String {
+			d.key, d.path, d.text, d.isDelt = b.blockKey(name, p.Block), p.Path, v.String(), true
 		}
 		break
 	}
+}
+
+// blockKey is the key of a native block: "native|<provider>|<block>\x00".
+// The last one made is kept: a block's deltas come one after another.
+func (b *observer) blockKey(name, block string) string {
+	if name != b.keyName || block != b.keyBlock || b.key == "" {
+		b.keyName, b.keyBlock, b.key = name, block, nativeKey+name+"|"+block+"\x00"
+	}
+	return b.key
+}
+
+// gjsonPath is the package's gjsonPath, with the last path's kept.
+func (b *observer) gjsonPath(path []string) string {
+	if !slices.Equal(path, b.path) || b.gpath == "" {
+		b.path, b.gpath = slices.Clone(path), gjsonPath(path)
+	}
+	return b.gpath
 }
 
 // gjsonPath writes a piece's path as a gjson path, escaping what gjson

@@ -1,7 +1,6 @@
 package sanitize
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -32,6 +31,9 @@ type clock struct {
 	start time.Time // zero until the first record; Epoch for sanitized input
 	set   bool
 	drop  bool
+	// lastIn and lastOut are envelope's last answer: the records made from
+	// one line share its timestamp.
+	lastIn, lastOut string
 }
 
 // begin fixes the capture start from the first record's timestamp. A
@@ -55,7 +57,16 @@ func (c *clock) envelope(ts string) string {
 	if c.drop {
 		return ""
 	}
-	if offsetRe.MatchString(ts) {
+	if ts == c.lastIn && ts != "" {
+		return c.lastOut
+	}
+	out := c.offset(ts)
+	c.lastIn, c.lastOut = ts, out
+	return out
+}
+
+func (c *clock) offset(ts string) string {
+	if len(ts) > 0 && (ts[0] == '+' || ts[0] == '-') && offsetRe.MatchString(ts) {
 		return ts
 	}
 	t, err := time.Parse(time.RFC3339Nano, ts)
@@ -65,13 +76,19 @@ func (c *clock) envelope(ts string) string {
 	return formatOffset(t.Sub(c.start))
 }
 
+// formatOffset writes d as "+S.mmms" (milliseconds, truncated).
 func formatOffset(d time.Duration) string {
 	ms := d.Milliseconds()
-	sign := "+"
+	b := make([]byte, 0, 24)
 	if ms < 0 {
-		sign, ms = "-", -ms
+		b, ms = append(b, '-'), -ms
+	} else {
+		b = append(b, '+')
 	}
-	return fmt.Sprintf("%s%d.%03ds", sign, ms/1000, ms%1000)
+	b = strconv.AppendInt(b, ms/1000, 10)
+	f := ms % 1000
+	b = append(b, '.', byte('0'+f/100), byte('0'+f/10%10), byte('0'+f%10), 's')
+	return string(b)
 }
 
 // shift moves an absolute time found in a payload.
