@@ -77,6 +77,8 @@ const (
 	// A chunk that a long line made larger than this is dropped once
 	// its lines are done, rather than read into again.
 	parallelKeep = 4 << 20
+	// The blocks a long line is read in.
+	longBlock = 1 << 20
 )
 
 // ParallelOptions configure a ParallelReader.
@@ -148,6 +150,10 @@ func (p *ParallelReader) read(ctx context.Context, r io.Reader, size int) {
 		carry = nil
 		last := -1 // the last newline in buf[:n]
 		var end error
+		// A line longer than buf is read into blocks, full ones here
+		// (those of buf before them), and put together once its end is in.
+		var blocks [][]byte
+		held := 0 // bytes in blocks
 		for empty := 0; ; {
 			if err := context.Cause(ctx); err != nil {
 				end = err
@@ -160,9 +166,9 @@ func (p *ParallelReader) read(ctx context.Context, r io.Reader, size int) {
 			}
 			if n == len(buf) {
 				// Full without a newline: one long line.
-				grown := make([]byte, 2*len(buf))
-				copy(grown, buf[:n])
-				buf = grown
+				blocks = append(blocks, buf)
+				held += n
+				buf, n = make([]byte, max(size, longBlock)), 0
 			}
 			m, err := r.Read(buf[n:])
 			if m < 0 || m > len(buf)-n {
@@ -188,6 +194,18 @@ func (p *ParallelReader) read(ctx context.Context, r io.Reader, size int) {
 					break
 				}
 			}
+		}
+		if blocks != nil {
+			whole := make([]byte, held+n)
+			k := 0
+			for _, b := range blocks {
+				k += copy(whole[k:], b)
+			}
+			copy(whole[k:], buf[:n])
+			if last >= 0 {
+				last += held
+			}
+			buf, n = whole, held+n
 		}
 		c.buf, c.data, c.tail, c.torn, c.end = buf, buf[:last+1], nil, false, end
 		switch {
