@@ -83,6 +83,7 @@ type keywordSet struct {
 	// always holds the bits of empty keywords, which every text contains.
 	always bitset
 	all    bitset // union of every keyword's bit
+	maxLen int    // the longest keyword's length
 }
 
 type hitState struct {
@@ -145,6 +146,7 @@ func newKeywordSet(kws []keyword) *keywordSet {
 	var used [256]bool
 	for _, kw := range kws {
 		k.all.or(&kw.bit)
+		k.maxLen = max(k.maxLen, len(kw.text))
 		if len(kw.text) == 0 {
 			k.always.or(&kw.bit)
 			continue
@@ -282,40 +284,182 @@ func (k *keywordSet) scan(text []byte) bitset {
 	if found == k.all {
 		return found
 	}
-	next, class := k.next, &k.class
+	if len(text) < laneMin {
+		k.scanLane(text, &found)
+		return found
+	}
+	a, b := k.lanes(text)
+	k.scan2(a, b, &found)
+	return found
+}
+
+// laneMin is the shortest text scanned as two lanes.
+const laneMin = 256
+
+// lanes splits text for a scan in two lanes: b is its second half, a the
+// first half and as many bytes more as a keyword that starts in it can
+// reach, so that every occurrence lies wholly in one lane (an occurrence
+// at the seam is found by both).
+func (k *keywordSet) lanes(text []byte) (a, b []byte) {
+	mid := len(text) / 2
+	return text[:min(len(text), mid+k.maxLen-1)], text[mid:]
+}
+
+// scanLane adds to found the bits of the keywords in text.
+func (k *keywordSet) scanLane(text []byte, found *bitset) {
+	next, class, first := k.next, &k.class, k.firstHit
+	var done hitsDone
 	var s uint32
 	for i, c := range text {
 		s = next[s+uint32(class[c])]
-		if s < k.firstHit {
-			continue
-		}
-		h := &k.hits[(s-k.firstHit)>>k.shift]
-		found.or(&h.fold)
-		for _, e := range h.exact {
-			if !found.covers(&e.bit) && string(text[i+1-len(e.text):i+1]) == string(e.text) {
-				found.or(&e.bit)
-			}
-		}
-		if found == k.all {
-			break
+		if s >= first {
+			k.hit(text, i, s, found, &done)
 		}
 	}
-	return found
+}
+
+// scan2 is scanLane of a and of b, interleaved: each byte's table load
+// waits for the one before it in its lane, and two lanes keep two loads
+// in flight.
+func (k *keywordSet) scan2(a, b []byte, found *bitset) {
+	next, class, first := k.next, &k.class, k.firstHit
+	var done hitsDone
+	var sa, sb uint32
+	n := min(len(a), len(b))
+	a, b = a[:len(a):len(a)], b[:len(b):len(b)]
+	for i := 0; i < n; i++ {
+		sa = next[sa+uint32(class[a[i]])]
+		sb = next[sb+uint32(class[b[i]])]
+		if sa >= first || sb >= first {
+			if sa >= first {
+				k.hit(a, i, sa, found, &done)
+			}
+			if sb >= first {
+				k.hit(b, i, sb, found, &done)
+			}
+		}
+	}
+	for i := n; i < len(a); i++ {
+		sa = next[sa+uint32(class[a[i]])]
+		if sa >= first {
+			k.hit(a, i, sa, found, &done)
+		}
+	}
+	for i := n; i < len(b); i++ {
+		sb = next[sb+uint32(class[b[i]])]
+		if sb >= first {
+			k.hit(b, i, sb, found, &done)
+		}
+	}
+}
+
+// hitsDone marks the hit states whose keywords a scan has all found, so
+// that meeting them again (a path on every line of a tool output) costs
+// one test.
+type hitsDone []uint64
+
+// hit adds what hit state s, reached at text[i], matches.
+func (k *keywordSet) hit(text []byte, i int, s uint32, found *bitset, done *hitsDone) {
+	hs := int((s - k.firstHit) >> k.shift)
+	if w := hs >> 6; w < len(*done) && (*done)[w]&(1<<(hs&63)) != 0 {
+		return
+	}
+	h := &k.hits[hs]
+	found.or(&h.fold)
+	all := true
+	for _, e := range h.exact {
+		if !found.covers(&e.bit) {
+			if string(text[i+1-len(e.text):i+1]) == string(e.text) {
+				found.or(&e.bit)
+			} else {
+				all = false
+			}
+		}
+	}
+	if all {
+		if *done == nil {
+			*done = make(hitsDone, (len(k.hits)+63)/64)
+		}
+		(*done)[hs>>6] |= 1 << (hs & 63)
+	}
 }
 
 // scanHits appends to hits every place in text where a keyword ends, in
 // order: one pass that serves every piece of text inside it (within), so
 // that the strings of a JSON line are not scanned again one by one.
 func (k *keywordSet) scanHits(text []byte, hits []kwHit) []kwHit {
+	if len(text) < laneMin {
+		return k.hitsLane(text, 0, hits)
+	}
+	// Two lanes, as scan2; b's hits go after a's, and the few of a's past
+	// the middle (in the part of b that a also reads) are merged in.
+	a, b := k.lanes(text)
+	mid := len(text) - len(b)
+	start := len(hits)
+	hits, bh := k.hits2(a, b, mid, hits, nil)
+	split := start
+	for split < len(hits) && hits[split].end <= mid {
+		split++
+	}
+	over := append([]kwHit(nil), hits[split:]...)
+	hits = hits[:split]
+	for len(over) > 0 && len(bh) > 0 {
+		if over[0].end <= bh[0].end {
+			hits, over = append(hits, over[0]), over[1:]
+		} else {
+			hits, bh = append(hits, bh[0]), bh[1:]
+		}
+	}
+	hits = append(hits, over...)
+	return append(hits, bh...)
+}
+
+// hitsLane appends the hits of text, which starts at off in the text the
+// hits are of.
+func (k *keywordSet) hitsLane(text []byte, off int, hits []kwHit) []kwHit {
 	next, class, first, shift := k.next, &k.class, k.firstHit, k.shift
 	var s uint32
 	for i, c := range text {
 		s = next[s+uint32(class[c])]
 		if s >= first {
-			hits = append(hits, kwHit{end: i + 1, state: int((s - first) >> shift)})
+			hits = append(hits, kwHit{end: off + i + 1, state: int((s - first) >> shift)})
 		}
 	}
 	return hits
+}
+
+// hits2 is hitsLane of a (at 0) into ha and of b (at off) into hb,
+// interleaved as in scan2.
+func (k *keywordSet) hits2(a, b []byte, off int, ha, hb []kwHit) ([]kwHit, []kwHit) {
+	next, class, first, shift := k.next, &k.class, k.firstHit, k.shift
+	var sa, sb uint32
+	n := min(len(a), len(b))
+	a, b = a[:len(a):len(a)], b[:len(b):len(b)]
+	for i := 0; i < n; i++ {
+		sa = next[sa+uint32(class[a[i]])]
+		sb = next[sb+uint32(class[b[i]])]
+		if sa >= first || sb >= first {
+			if sa >= first {
+				ha = append(ha, kwHit{end: i + 1, state: int((sa - first) >> shift)})
+			}
+			if sb >= first {
+				hb = append(hb, kwHit{end: off + i + 1, state: int((sb - first) >> shift)})
+			}
+		}
+	}
+	for i := n; i < len(a); i++ {
+		sa = next[sa+uint32(class[a[i]])]
+		if sa >= first {
+			ha = append(ha, kwHit{end: i + 1, state: int((sa - first) >> shift)})
+		}
+	}
+	for i := n; i < len(b); i++ {
+		sb = next[sb+uint32(class[b[i]])]
+		if sb >= first {
+			hb = append(hb, kwHit{end: off + i + 1, state: int((sb - first) >> shift)})
+		}
+	}
+	return ha, hb
 }
 
 // within returns what scan returns for text[a:b], given the hits of

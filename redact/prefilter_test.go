@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -69,8 +70,12 @@ func TestKeywordSetMatchesNaive(t *testing.T) {
 	// overlapping matches are frequent.
 	alphabet := []byte("skSK-anteAKIpsword_cryTOKENhbgl:/\\.xy ")
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 20000 {
-		b := make([]byte, rng.IntN(40))
+	for n := range 20000 {
+		size := 40
+		if n%10 == 0 {
+			size = 3 * laneMin // scanned as two lanes
+		}
+		b := make([]byte, rng.IntN(size))
 		for i := range b {
 			b[i] = alphabet[rng.IntN(len(alphabet))]
 		}
@@ -111,12 +116,19 @@ func TestKeywordSetWithin(t *testing.T) {
 	alphabet := []byte("skSK-anteAKIpsword_cryTOKENhbgl:/\\.xy \"")
 	rng := rand.New(rand.NewPCG(3, 4))
 	nonzero := 0
-	for range 5000 {
-		b := make([]byte, rng.IntN(80))
+	for n := range 5000 {
+		size := 80
+		if n%5 == 0 {
+			size = 3 * laneMin // scanned as two lanes
+		}
+		b := make([]byte, rng.IntN(size))
 		for i := range b {
 			b[i] = alphabet[rng.IntN(len(alphabet))]
 		}
-		hits := ks.scanHits(b, nil)
+		hits := ks.scanHits(b, []kwHit{{end: -1}})[1:] // appended after what was there
+		if !slices.IsSortedFunc(hits, func(x, y kwHit) int { return x.end - y.end }) {
+			t.Fatalf("scanHits(%q): hits out of order", b)
+		}
 		for range 8 {
 			lo := rng.IntN(len(b) + 1)
 			hi := lo + rng.IntN(len(b)-lo+1)
