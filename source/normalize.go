@@ -19,9 +19,8 @@ import (
 //	}
 //	emit(n.End())
 //
-// with the same events, the same calls of emit (but that emit may be
-// handed the events of several lines at once, or none) and the same
-// errors: a read error (wrapped as "read NAME: …") after the events of
+// with the same events in the same order (emit is called with each
+// line's events but not with an empty slice) and the same errors: a read error (wrapped as "read NAME: …") after the events of
 // every line before it, emit's first error as it is, ctx.Err() once ctx
 // is done (checked for every line). n.End is not called after an error.
 //
@@ -89,8 +88,10 @@ type pipeBatch struct {
 	lines [][]byte
 	valid []bool
 	bytes int
-	evs   []event.Event
-	err   error
+	// evs holds each line's events as the normalizer returned them
+	// (copying them into one slice cost write barriers on every pointer).
+	evs [][]event.Event
+	err error
 }
 
 type pipeline struct {
@@ -266,10 +267,12 @@ func (p *pipeline) normalize(in <-chan *pipeBatch, out chan<- *pipeBatch) {
 			default:
 				evs = p.n.Line(b.refs[i], line)
 			}
-			b.evs = append(b.evs, evs...)
+			if len(evs) > 0 {
+				b.evs = append(b.evs, evs)
+			}
 		}
 		if b.err == io.EOF {
-			b.evs = append(b.evs, p.n.End()...)
+			b.evs = append(b.evs, p.n.End())
 		}
 		last := b.err != nil // b is emit's once sent
 		if !p.send(out, b) || last {
@@ -285,8 +288,11 @@ func (p *pipeline) emit(ctx context.Context, in <-chan *pipeBatch, fn func([]eve
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if len(b.evs) > 0 {
-			if err := fn(b.evs); err != nil {
+		for _, evs := range b.evs {
+			if len(evs) == 0 {
+				continue
+			}
+			if err := fn(evs); err != nil {
 				return err
 			}
 		}

@@ -37,17 +37,50 @@ func Pick(obj gjson.Result, keys []string, out []gjson.Result) {
 		return
 	}
 	left := len(keys)
-	Members(obj.Raw, func(key, val string) bool {
-		for i, k := range keys {
-			if key == k && !out[i].Exists() {
-				out[i] = ParseValue(val)
+	s := obj.Raw
+	i := skipSpace(s, 0) + 1
+	for left > 0 {
+		key, val, next, ok := member(s, i)
+		if !ok {
+			return
+		}
+		for k, want := range keys {
+			if len(key) == len(want) && key == want && !out[k].Exists() {
+				out[k] = ParseValue(val)
 				left--
 				break
 			}
 		}
-		return left > 0
-	})
+		i = next
+	}
+}
 
+// PickRaw is Pick that leaves the values unparsed: out[i] becomes the raw
+// text of the first member of obj named keys[i], "" when there is none
+// (or obj is not an object). For a value that may be long and is only
+// cut (CutString), or skipped, so it is neither decoded nor walked again.
+func PickRaw(obj gjson.Result, keys []string, out []string) {
+	clear(out)
+	if !obj.IsObject() {
+		return
+	}
+	left := len(keys)
+	s := obj.Raw
+	i := skipSpace(s, 0) + 1
+	for left > 0 {
+		key, val, next, ok := member(s, i)
+		if !ok {
+			return
+		}
+		for k, want := range keys {
+			if len(key) == len(want) && key == want && out[k] == "" {
+				out[k] = val
+				left--
+				break
+			}
+		}
+		i = next
+	}
 }
 
 // Each calls fn with every element of the array r, as r.Array() lists
@@ -90,35 +123,49 @@ func Members(obj string, fn func(key, val string) bool) {
 	}
 	i++
 	for {
-		i = skipSpace(obj, i)
-		if i < len(obj) && obj[i] == ',' {
-			i = skipSpace(obj, i+1)
-		}
-		if i >= len(obj) || obj[i] != '"' {
-			return // '}' or, on text that is not valid, anything
-		}
-		kend := skipString(obj, i)
-		if kend < 0 {
+		key, val, next, ok := member(obj, i)
+		if !ok || !fn(key, val) {
 			return
 		}
-		key := obj[i+1 : kend-1]
-		if strings.IndexByte(key, '\\') >= 0 {
-			key = gjson.Parse(obj[i:kend]).Str
-		}
-		i = skipSpace(obj, kend)
-		if i >= len(obj) || obj[i] != ':' {
-			return
-		}
-		i = skipSpace(obj, i+1)
-		end := skipValue(obj, i)
-		if end <= i {
-			return
-		}
-		if !fn(key, obj[i:end]) {
-			return
-		}
-		i = end
+		i = next
 	}
+}
+
+// member reads the object member at obj[i:] (after the opening brace or
+// the previous member): its key (unescaped), its raw value and the index
+// after it; false at the closing brace, or on text that is not valid.
+func member(obj string, i int) (key, val string, next int, ok bool) {
+	i = skipSpace(obj, i)
+	if i < len(obj) && obj[i] == ',' {
+		i = skipSpace(obj, i+1)
+	}
+	if i >= len(obj) || obj[i] != '"' {
+		return "", "", 0, false // '}' or, on text that is not valid, anything
+	}
+	kend, esc := skipStringEsc(obj, i)
+	if kend < 0 {
+		return "", "", 0, false
+	}
+	key = obj[i+1 : kend-1]
+	if esc {
+		key = gjson.Parse(obj[i:kend]).Str
+	}
+	i = kend
+	if i < len(obj) && obj[i] == ':' { // the usual compact form
+		i++
+	} else {
+		i = skipSpace(obj, i)
+		if i >= len(obj) || obj[i] != ':' {
+			return "", "", 0, false
+		}
+		i++
+	}
+	i = skipSpace(obj, i)
+	end := skipValue(obj, i)
+	if end <= i {
+		return "", "", 0, false
+	}
+	return key, obj[i:end], end, true
 }
 
 // skipSpace returns the index of the first byte from i on that is not
@@ -133,19 +180,61 @@ func skipSpace(s string, i int) int {
 // skipString returns the index just past the string that starts with the
 // quote at s[i], or -1 when it does not end.
 func skipString(s string, i int) int {
+	end, _ := skipStr(s, i, false)
+	return end
+}
+
+// skipStringEsc is skipString that also says whether the string holds an
+// escape (for keys, which are short).
+func skipStringEsc(s string, i int) (int, bool) { return skipStr(s, i, true) }
+
+// skipStr is skipString and, when wantEsc, whether the string holds an
+// escape (else the second result is unspecified). Most strings (keys, ids, short pieces of text) end within a few
+// words, which are tested eight bytes at a time for a quote or a
+// backslash; a longer one is left to IndexByte, which is faster over long
+// runs but costs a call per quote.
+func skipStr(s string, i int, wantEsc bool) (int, bool) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	j := i + 1
+	esc := false
+	for n := 0; n < 8 && j+8 <= len(s); n++ {
+		w := binary.LittleEndian.Uint64([]byte(s[j : j+8]))
+		q, bs := w^(ones*'"'), w^(ones*'\\')
+		m := ((q-ones)&^q | (bs-ones)&^bs) & highs
+		if m == 0 {
+			j += 8
+			continue
+		}
+		// The lowest flagged byte is exact (a borrow only flags bytes
+		// above a real match).
+		k := j + bits.TrailingZeros64(m)>>3
+		if s[k] == '"' {
+			return k + 1, esc
+		}
+		esc = true
+		j = k + 2 // past the escaped byte (\uXXXX goes on with hex digits)
+	}
 	for {
+		if j > len(s) {
+			return -1, esc // a backslash at the very end: not valid
+		}
 		k := strings.IndexByte(s[j:], '"')
 		if k < 0 {
-			return -1
+			return -1, esc
 		}
 		q := j + k
 		bs := 0
 		for p := q - 1; p > i && s[p] == '\\'; p-- {
 			bs++
 		}
+		if bs > 0 {
+			esc = true
+		}
 		if bs%2 == 0 {
-			return q + 1
+			if wantEsc && !esc {
+				esc = strings.IndexByte(s[i+1:q], '\\') >= 0
+			}
+			return q + 1, esc
 		}
 		j = q + 1
 	}

@@ -59,8 +59,13 @@ func checkPick(t *testing.T, line []byte) {
 			keys = append(keys, "absent")
 			out := make([]gjson.Result, len(keys))
 			Pick(v, keys, out)
+			raws := make([]string, len(keys))
+			PickRaw(v, keys, raws)
 			for i, k := range keys {
 				want := v.Get(gjson.Escape(k))
+				if raws[i] != want.Raw {
+					t.Fatalf("pickRaw %q of %s: %q; Get gives %+v", k, v.Raw, raws[i], want)
+				}
 				if raw, ok := RawMember(v.Raw, k); ok != want.Exists() || raw != want.Raw {
 					t.Fatalf("rawMember %q of %s: %q, %v; Get gives %+v", k, v.Raw, raw, ok, want)
 				}
@@ -112,4 +117,17 @@ func FuzzPick(f *testing.F) {
 		f.Add(l)
 	}
 	f.Fuzz(checkPick)
+}
+
+// TestPickEscapesAtEveryOffset puts escaped quotes and backslashes at
+// every offset of the words member() tests eight bytes at a time, and past
+// them (where IndexByte takes over), in keys and in values.
+func TestPickEscapesAtEveryOffset(t *testing.T) {
+	for off := range 80 {
+		pad := strings.Repeat("p", off)
+		for _, esc := range []string{`\"`, `\\`, `\\\"`, `\n`, `\u0041`, `\\\\`} {
+			line := []byte(`{"` + pad + esc + `k":"` + pad + esc + `v` + esc + `","after":"` + esc + pad + `"}`)
+			checkPick(t, line)
+		}
+	}
 }

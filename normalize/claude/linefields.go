@@ -13,9 +13,9 @@ var (
 	messageKeys = []string{"id", "model", "content", "usage"}
 	// blockKeys are those of one content block of an assistant message.
 	blockKeys = []string{"type", "text", "thinking", "name", "id", "input"}
-	// resultKeys are those of a user message's tool_result block but its
-	// content, which resultText reads raw.
-	resultKeys = []string{"type", "is_error", "tool_use_id"}
+	// resultKeys are those of a user message's tool_result block, read
+	// raw (jsonpick.PickRaw): its content only goes to resultText.
+	resultKeys = []string{"type", "is_error", "tool_use_id", "content"}
 )
 
 const (
@@ -68,5 +68,6 @@ const (
 	rType = iota
 	rIsError
 	rToolUseID
-	resultFields
+	rContent
+	resultRawFields
 )

@@ -481,27 +481,32 @@ func (n *Normalizer) assistant(ref int64, v gjson.Result, lf *[lineFields]gjson.
 // user normalizes the tool results of the user line v, whose first
 // message member is m.
 func (n *Normalizer) user(ref int64, v, m gjson.Result) []event.Event {
-	content := m.Get("content")
-	if !content.Exists() {
+	// m.Get("content"), without gjson's walk to the end of a content
+	// that can be many MiB long.
+	var content gjson.Result
+	if raw, ok := jsonpick.RawMember(m.Raw, "content"); ok {
+		content = jsonpick.ParseValue(raw)
+	} else {
 		// v.Get("message.content") goes on to a later message member
 		// when the first has no content; so does this.
 		content = v.Get("message.content")
 	}
 	var out []event.Event
-	var c [blockFields]gjson.Result
+	var raw [resultRawFields]string
 	jsonpick.Each(content, func(cv gjson.Result) {
-		jsonpick.Pick(cv, resultKeys, c[:resultFields])
-		if c[rType].String() != "tool_result" {
+		// One walk of the block for its fields and its content (read raw).
+		jsonpick.PickRaw(cv, resultKeys, raw[:])
+		if jsonpick.ParseValue(raw[rType]).String() != "tool_result" {
 			return // prompt text echoed back; see ignoredReason
 		}
-		isErr := c[rIsError].Bool()
-		output, size := resultText(cv)
+		isErr := jsonpick.ParseValue(raw[rIsError]).Bool()
+		output, size := resultText(raw[rContent])
 		ph := event.PhaseCompleted
 		if isErr {
 			ph = event.PhaseFailed
 		}
 		out = append(out, event.Event{Kind: event.KindToolResult, Phase: ph,
-			ToolCallID: c[rToolUseID].String(), Cause: []int64{ref},
+			ToolCallID: jsonpick.ParseValue(raw[rToolUseID]).String(), Cause: []int64{ref},
 			ToolResult: &event.ToolResult{IsError: isErr, Output: output, OutputBytes: size}})
 	})
 	return out
@@ -553,17 +558,16 @@ func (n *Normalizer) result(ref int64, v gjson.Result) []event.Event {
 		}})
 }
 
-// resultText returns the output a tool_result block c keeps (cut by
-// textcut.Output) and the length of the whole. Its content, often the
-// largest value of a run, is read raw: a string content is decoded only
-// as far as the cut.
-func resultText(c gjson.Result) (string, int) {
-	raw, ok := jsonpick.RawMember(c.Raw, "content")
-	if ok && raw[0] == '"' {
+// resultText returns the output a tool_result block keeps (cut by
+// textcut.Output) and the length of the whole, from the raw text of its
+// content ("" when it has none). The content, often the largest value of
+// a run, is read raw: a string content is decoded only as far as the cut.
+func resultText(raw string) (string, int) {
+	if raw != "" && raw[0] == '"' {
 		return jsonpick.CutString(raw)
 	}
 	var v gjson.Result
-	if ok {
+	if raw != "" {
 		v = jsonpick.ParseValue(raw)
 	}
 	full := contentText(v)
