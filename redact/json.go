@@ -34,6 +34,7 @@ type jsonRedaction struct {
 	// (decoded, before redaction) and normalised.
 	key     []byte
 	keyNorm string
+	keyCred int // credentialName(key)
 	ptr     []byte
 	// then sees every token after redaction (JSONVisit).
 	then jsonwalk.Visitor
@@ -93,7 +94,7 @@ func (r *Redactor) JSONVisit(w *jsonwalk.Walker, b []byte, then jsonwalk.Visitor
 // and handing each token on to then.
 func (j *jsonRedaction) run(r *Redactor, w *jsonwalk.Walker, b []byte, build bool, then jsonwalk.Visitor) ([]byte, bool, []Finding, error) {
 	j.r, j.build, j.led, j.then = r, build, ledger{}, then
-	j.frames, j.key, j.keyNorm = j.frames[:0], j.key[:0], ""
+	j.frames, j.key, j.keyNorm, j.keyCred = j.frames[:0], j.key[:0], "", 0
 	j.in, j.hits, j.hi = b, r.keywords.scanHits(b, j.hits[:0]), 0
 	out, changed, err := w.Walk(b, j)
 	j.r, j.then, j.in = nil, nil, nil
@@ -140,6 +141,14 @@ func (j *jsonRedaction) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
 		if len(dec) >= j.r.minLen {
 			found := j.found(t, dec)
 			edits = j.r.findSpansFound(dec, &found, 0)
+			// The key names a credential only if it holds a credential
+			// word, which are the keywords of credential-assignment.
+			j.keyCred = 0
+			if c := j.r.credPrio; c < 0 || found.has(c) {
+				j.keyCred = credentialName(dec)
+			}
+		} else {
+			j.keyCred = credentialName(dec)
 		}
 		if len(edits) > 0 {
 			// A key's own findings are reported at the member it names.
@@ -154,7 +163,7 @@ func (j *jsonRedaction) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
 			p = &j.frames[n-1]
 			sc.env, sc.headers = p.env, p.headers
 			if p.obj {
-				sc.key, sc.mime, sc.cred = j.keyNorm, &p.mime, credentialName(j.key)
+				sc.key, sc.mime, sc.cred = j.keyNorm, &p.mime, j.keyCred
 			}
 		}
 		dec := t.Text()

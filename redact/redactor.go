@@ -59,6 +59,10 @@ type Redactor struct {
 	// needleBase is the bit of the first path needle in what keywords
 	// finds, or -1 when the needles share pathsBit only.
 	needleBase int
+	// credPrio is the bit of credential-assignment in what keywords
+	// finds, whose keywords are the credential words, or -1 when it has
+	// none (disabled, or past maxFiltered).
+	credPrio int
 	// holdLits begin secrets: a Stream holds a tail that holds one.
 	holdLits []holdLit
 	holdIdx  holdIndex
@@ -115,6 +119,12 @@ func New(opts Options) (*Redactor, error) {
 		}
 	}
 	r.keywords = r.buildKeywords()
+	r.credPrio = -1
+	for i, ru := range r.rules[:min(len(r.rules), maxFiltered)] {
+		if ru.id == RuleCredentialAssignment && ru.scan != nil {
+			r.credPrio = i
+		}
+	}
 	r.holdLits = r.buildHoldLits()
 	r.holdIdx = newHoldIndex(r.holdLits)
 	return r, nil
