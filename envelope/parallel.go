@@ -14,7 +14,8 @@ import (
 // records, in file order, with the same errors and line numbers) but reads
 // the file and parses its lines on goroutines of its own, ahead of the
 // caller: one goroutine reads the file in chunks of whole lines, and a few
-// parse the chunks, several at once. It is for a caller that spends about
+// parse the chunks, several at once (and Next too, while the chunk it
+// needs is not ready). It is for a caller that spends about
 // as much time on each record as parsing it takes (replay, which
 // normalizes and compares every record), so that both use the cores.
 //
@@ -30,6 +31,7 @@ import (
 // caller is done, before it reads (or seeks in) the capture again.
 type ParallelReader struct {
 	name  string
+	opts  ReaderOptions
 	free  chan *pchunk // chunks the caller is done with
 	work  chan *pchunk // read, to be parsed
 	order chan *pchunk // read, in file order, for Next
@@ -37,6 +39,7 @@ type ParallelReader struct {
 	once  sync.Once
 	wg    sync.WaitGroup
 
+	sc   lineScanner // for the chunks Next parses itself
 	cur  *pchunk
 	next int   // the next entry of cur
 	base int64 // lines in the chunks before cur
@@ -104,10 +107,12 @@ func newParallelReader(ctx context.Context, r io.Reader, name string, opts Paral
 		workers = max(1, runtime.GOMAXPROCS(0)-1)
 	}
 	// Enough chunks that every parser has one while the reader fills
-	// another and the caller reads a third.
-	chunks := workers + 3
+	// another and the caller reads a third, and some slack for when a
+	// long line holds one of them up.
+	chunks := 2*workers + 6
 	p := &ParallelReader{
 		name:  name,
+		opts:  opts.ReaderOptions,
 		free:  make(chan *pchunk, chunks),
 		work:  make(chan *pchunk, chunks),
 		order: make(chan *pchunk, chunks),
@@ -119,7 +124,7 @@ func newParallelReader(ctx context.Context, r io.Reader, name string, opts Paral
 	p.wg.Add(1 + workers)
 	go p.read(ctx, r, size)
 	for range workers {
-		go p.parse(opts.ReaderOptions)
+		go p.parse()
 	}
 	return p
 }
@@ -174,8 +179,14 @@ func (p *ParallelReader) read(ctx context.Context, r io.Reader, size int) {
 			if m < 0 || m > len(buf)-n {
 				panic("envelope: reader returned an invalid count")
 			}
-			if i := bytes.LastIndexByte(buf[n:n+m], '\n'); i >= 0 {
+			// The first newline by IndexByte, which is vectorised (a
+			// long line's blocks have none); the last one from the end,
+			// where it usually is.
+			if i := bytes.IndexByte(buf[n:n+m], '\n'); i >= 0 {
 				last = n + i
+				if j := bytes.LastIndexByte(buf[last+1:n+m], '\n'); j >= 0 {
+					last += 1 + j
+				}
 			}
 			n += m
 			if err != nil {
@@ -223,40 +234,46 @@ func (p *ParallelReader) read(ctx context.Context, r io.Reader, size int) {
 }
 
 // parse parses the chunks it is handed until there are no more.
-func (p *ParallelReader) parse(opts ReaderOptions) {
+func (p *ParallelReader) parse() {
 	defer p.wg.Done()
 	var sc lineScanner
 	for c := range p.work {
-		c.lines, c.ents, c.causes = 0, c.ents[:0], c.causes[:0]
-		if n := bytes.Count(c.data, nl) + 1; cap(c.ents) < n {
-			// Room for every line at once, rather than growing by steps:
-			// entries are large.
-			c.ents = make([]pentry, 0, n)
-		}
-		sc.causes = &c.causes
-		data := c.data
-		for len(data) > 0 {
-			i := bytes.IndexByte(data, '\n')
-			line := data[:i]
-			data = data[i+1:]
-			c.lines++
-			if len(line) == 0 || (len(line) == 1 && line[0] == '\r') {
-				continue // blank, as Reader skips them
-			}
-			c.ents = append(c.ents, pentry{})
-			e := &c.ents[len(c.ents)-1]
-			e.line = c.lines
-			if err := parseLine(&sc, opts, line, &e.rec); err != nil {
-				e.err = &LineError{File: p.name, Line: c.lines, Sequence: lineSequence(line), Err: err}
-			}
-		}
-		if c.torn {
-			c.lines++
-			c.ents = append(c.ents, pentry{line: c.lines,
-				err: &LineError{File: p.name, Line: c.lines, Sequence: lineSequence(c.tail), Err: ErrTornLine}})
-		}
-		c.ready <- struct{}{}
+		p.parseChunk(&sc, c)
 	}
+}
+
+// parseChunk parses the lines of c and says c is ready.
+func (p *ParallelReader) parseChunk(sc *lineScanner, c *pchunk) {
+	c.lines, c.ents, c.causes = 0, c.ents[:0], c.causes[:0]
+	if n := bytes.Count(c.data, nl) + 1; cap(c.ents) < n {
+		// Room for every line at once, rather than growing by steps:
+		// entries are large.
+		c.ents = make([]pentry, 0, n)
+	}
+	sc.causes = &c.causes
+	data := c.data
+	for len(data) > 0 {
+		i := bytes.IndexByte(data, '\n')
+		line := data[:i]
+		data = data[i+1:]
+		c.lines++
+		if len(line) == 0 || (len(line) == 1 && line[0] == '\r') {
+			continue // blank, as Reader skips them
+		}
+		// Room was made above; scanRecord clears the record.
+		c.ents = c.ents[:len(c.ents)+1]
+		e := &c.ents[len(c.ents)-1]
+		e.line, e.err = c.lines, nil
+		if err := parseLine(sc, p.opts, line, &e.rec); err != nil {
+			e.err = &LineError{File: p.name, Line: c.lines, Sequence: lineSequence(line), Err: err}
+		}
+	}
+	if c.torn {
+		c.lines++
+		c.ents = append(c.ents, pentry{line: c.lines,
+			err: &LineError{File: p.name, Line: c.lines, Sequence: lineSequence(c.tail), Err: ErrTornLine}})
+	}
+	c.ready <- struct{}{}
 }
 
 // Next returns the next record, valid until the next call; the errors are
@@ -292,7 +309,21 @@ func (p *ParallelReader) Next() (*Record, error) {
 			p.err = errReaderClosed
 			return nil, p.err
 		}
-		<-c.ready
+		// While the chunk is not parsed yet, parse later ones: the caller
+		// waits only when parsing is behind, and then it helps.
+		for work := p.work; ; {
+			select {
+			case <-c.ready:
+			case w, ok := <-work:
+				if !ok {
+					work = nil
+				} else {
+					p.parseChunk(&p.sc, w)
+				}
+				continue
+			}
+			break
+		}
 		p.cur, p.next = c, 0
 	}
 }

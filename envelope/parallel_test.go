@@ -74,7 +74,7 @@ func sameAsOldParallel(t testing.TB, name string, data []byte, opts ReaderOption
 // reading of the capture.
 func TestParallelReaderBounded(t *testing.T) {
 	var capt bytes.Buffer
-	for i := range 4000 {
+	for i := range 12000 {
 		fmt.Fprintf(&capt, `{"schemaVersion":1,"captureId":"C","sequence":%d,"timestamp":"t","provider":"p","sessionId":"","turnId":"","stage":"native_in","eventType":"e","payload":{"t":"%s"},"redactions":[]}`+"\n", i+1, strings.Repeat("x", 200))
 	}
 	cr := &countingReader{r: bytes.NewReader(capt.Bytes())}
@@ -93,7 +93,7 @@ func TestParallelReaderBounded(t *testing.T) {
 		prev = n
 		time.Sleep(50 * time.Millisecond)
 	}
-	chunks := 2 + 3
+	chunks := 2*2 + 6
 	if most := int64(chunks * parallelChunk); prev > most {
 		t.Errorf("read %d bytes ahead of the first record, want at most %d (%d chunks)", prev, most, chunks)
 	}
@@ -136,4 +136,18 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n.Add(int64(n))
 	return n, err
+}
+
+// TestKnownStage: every stage is known by its name, and nothing else.
+func TestKnownStage(t *testing.T) {
+	for _, st := range Stages() {
+		if got, ok := knownStage([]byte(st)); !ok || got != st {
+			t.Errorf("knownStage(%q) = %q, %v", st, got, ok)
+		}
+	}
+	for _, bad := range []string{"", "native", "native_inx", "Meta"} {
+		if got, ok := knownStage([]byte(bad)); ok {
+			t.Errorf("knownStage(%q) = %q, true", bad, got)
+		}
+	}
 }

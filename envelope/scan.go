@@ -453,10 +453,21 @@ func fieldOf(key []byte) int {
 
 // knownStage returns the Stage constant spelled b, without allocating.
 func knownStage(b []byte) (Stage, bool) {
-	for _, k := range stages {
-		if string(k) == string(b) {
-			return k, true
-		}
+	switch string(b) {
+	case string(StageNativeIn):
+		return StageNativeIn, true
+	case string(StageNativeOut):
+		return StageNativeOut, true
+	case string(StageNormalizedOut):
+		return StageNormalizedOut, true
+	case string(StageLegacyOut):
+		return StageLegacyOut, true
+	case string(StageHandlerIn):
+		return StageHandlerIn, true
+	case string(StageRenderIn):
+		return StageRenderIn, true
+	case string(StageMeta):
+		return StageMeta, true
 	}
 	return "", false
 }
