@@ -52,6 +52,40 @@ type Normalizer struct {
 
 	// cumulative is Options.CumulativeDeltas.
 	cumulative bool
+
+	slabs slabs
+}
+
+// slabs hand out the one-event slices and one-ref causes of delta events,
+// the most common events by far, from shared arrays: one allocation per
+// slabSize events instead of two per event. Each slice handed out has its
+// length as its capacity, so a caller that appends to it gets a copy and
+// no two callers ever share an element.
+type slabs struct {
+	evs  []event.Event
+	refs []int64
+}
+
+const slabSize = 64
+
+// one returns a slice holding just *ev.
+func (s *slabs) one(ev *event.Event) []event.Event {
+	if len(s.evs) == cap(s.evs) {
+		s.evs = make([]event.Event, 0, slabSize)
+	}
+	s.evs = append(s.evs, *ev)
+	i := len(s.evs) - 1
+	return s.evs[i : i+1 : i+1]
+}
+
+// ref returns a slice holding just ref.
+func (s *slabs) ref(ref int64) []int64 {
+	if len(s.refs) == cap(s.refs) {
+		s.refs = make([]int64, 0, slabSize)
+	}
+	s.refs = append(s.refs, ref)
+	i := len(s.refs) - 1
+	return s.refs[i : i+1 : i+1]
 }
 
 // Options change how a Normalizer reads its stream. The zero value gives
@@ -313,7 +347,11 @@ func (n *Normalizer) streamEvent(ref int64, v, e gjson.Result) []event.Event {
 func (n *Normalizer) blockStart(ref int64, v gjson.Result, e *[eventFields]gjson.Result) []event.Event {
 	idx := e[eIndex].Int()
 	cb := e[eContentBlock]
-	b := &block{cause: []int64{ref}}
+	// Room for the refs and the text of a typical block, which grow by
+	// one delta at a time (growing from nothing was most of the
+	// normalizer's allocations).
+	b := &block{cause: append(make([]int64, 0, 32), ref)}
+	b.text.Grow(1 << 10)
 	n.cur.blocks[idx] = b
 	base := event.Event{Phase: event.PhaseStarted, MessageID: n.cur.msgID,
 		PartID: strconv.FormatInt(idx, 10), Cause: []int64{ref}}
@@ -382,8 +420,12 @@ func (n *Normalizer) blockDelta(ref int64, v gjson.Result, e *[eventFields]gjson
 	if b.kind == event.KindTool || piece == "" {
 		return out
 	}
-	return append(out, event.Event{Kind: b.kind, Phase: event.PhaseDelta, MessageID: n.cur.msgID,
-		PartID: partID, Text: piece, Cause: []int64{ref}})
+	ev := event.Event{Kind: b.kind, Phase: event.PhaseDelta, MessageID: n.cur.msgID,
+		PartID: partID, Text: piece, Cause: n.slabs.ref(ref)}
+	if out == nil {
+		return n.slabs.one(&ev)
+	}
+	return append(out, ev)
 }
 
 // closeBlock turns an open block into its completed event. stop is the
