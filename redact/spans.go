@@ -287,19 +287,41 @@ func resolve(spans []span) []span {
 	if len(spans) < 2 {
 		return spans
 	}
-	cmp := func(a, b span) int {
-		if a.start != b.start {
-			return a.start - b.start
+	// Spans of one rule come in order; often there is only one rule, and
+	// the stages' spans are a few runs in order, merged as they are
+	// resolved (resolveRuns).
+	runs := 1
+	for i := 1; i < len(spans) && runs <= maxMergedRuns; i++ {
+		if cmpSpan(spans[i-1], spans[i]) > 0 {
+			runs++
 		}
-		if a.end != b.end {
-			return b.end - a.end
+	}
+	if runs == 1 {
+		return keepFirst(spans)
+	}
+	if len(spans) > 12 && runs <= maxMergedRuns {
+		if out, ok := resolveRuns(spans); ok {
+			return out
 		}
-		return a.prio - b.prio
 	}
-	// Spans of one rule come in order; often there is only one rule.
-	if !slices.IsSortedFunc(spans, cmp) {
-		slices.SortFunc(spans, cmp)
+	slices.SortFunc(spans, cmpSpan)
+	return keepFirst(spans)
+}
+
+// cmpSpan orders spans by start, then the longest first, then by
+// priority.
+func cmpSpan(a, b span) int {
+	if a.start != b.start {
+		return a.start - b.start
 	}
+	if a.end != b.end {
+		return b.end - a.end
+	}
+	return a.prio - b.prio
+}
+
+// keepFirst resolves spans sorted by cmpSpan, in place.
+func keepFirst(spans []span) []span {
 	out := spans[:1]
 	for _, s := range spans[1:] {
 		if s.start >= out[len(out)-1].end {
@@ -307,6 +329,72 @@ func resolve(spans []span) []span {
 		}
 	}
 	return out
+}
+
+// maxMergedRuns is the most runs in order resolveRuns merges.
+const maxMergedRuns = 16
+
+// resolveRuns is resolve for spans made of a few runs each in order: it
+// merges the runs as it resolves them, instead of sorting (the tool
+// output of a capture holds a hundred thousand paths, from two stages).
+// It gives up (false) when two spans that differ compare equal, whose
+// order the sort decides; spans is left as it was.
+func resolveRuns(spans []span) ([]span, bool) {
+	var bounds [maxMergedRuns + 1]int
+	k := 0
+	for i := 1; i < len(spans); i++ {
+		if cmpSpan(spans[i-1], spans[i]) > 0 {
+			k++
+			bounds[k] = i
+		}
+	}
+	k++
+	bounds[k] = len(spans)
+	var head [maxMergedRuns]int
+	copy(head[:k], bounds[:k])
+	out := make([]span, 0, 16)
+	last := -1
+	for {
+		best, tie := -1, false
+		for r := range k {
+			if head[r] == bounds[r+1] {
+				continue
+			}
+			if best < 0 {
+				best = r
+				continue
+			}
+			switch c := cmpSpan(spans[head[r]], spans[head[best]]); {
+			case c < 0:
+				best, tie = r, false
+			case c == 0:
+				tie = true
+			}
+		}
+		if best < 0 {
+			return out, true
+		}
+		s := spans[head[best]]
+		head[best]++
+		// Another span equal to s is at the head of a run (or next in
+		// s's own): if it is not the same span, the sort picks.
+		if n := head[best]; n < bounds[best+1] && cmpSpan(spans[n], s) == 0 {
+			tie = true
+		}
+		if tie {
+			for r := range k {
+				if head[r] < bounds[r+1] {
+					if o := spans[head[r]]; cmpSpan(o, s) == 0 && (o.rule != s.rule || o.repl != s.repl) {
+						return nil, false
+					}
+				}
+			}
+		}
+		if s.start >= last {
+			out = append(out, s)
+			last = s.end
+		}
+	}
 }
 
 var dataURLRe = regexp.MustCompile(`data:([a-z]+/[A-Za-z0-9.+-]+)?(?:;[A-Za-z0-9=.+-]+)*;base64,([A-Za-z0-9+/]{16,}={0,2})`)
