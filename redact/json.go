@@ -28,8 +28,12 @@ type jsonRedaction struct {
 	// token.
 	in     []byte
 	hits   []kwHit
+	hitsB  []kwHit // scanHits' second lane
 	hi     int
 	frames []frame
+	// spans is the array findSpansFound fills for each string, reused:
+	// a string's spans are done with before the next string.
+	spans []span
 	// The member whose value comes next: its key as in the input
 	// (decoded, before redaction) and normalised.
 	key     []byte
@@ -95,7 +99,7 @@ func (r *Redactor) JSONVisit(w *jsonwalk.Walker, b []byte, then jsonwalk.Visitor
 func (j *jsonRedaction) run(r *Redactor, w *jsonwalk.Walker, b []byte, build bool, then jsonwalk.Visitor) ([]byte, bool, []Finding, error) {
 	j.r, j.build, j.led, j.then = r, build, ledger{}, then
 	j.frames, j.key, j.keyNorm, j.keyCred = j.frames[:0], j.key[:0], "", 0
-	j.in, j.hits, j.hi = b, r.keywords.scanHits(b, j.hits[:0]), 0
+	j.in, j.hits, j.hi = b, r.keywords.scanHits(b, j.hits[:0], &j.hitsB), 0
 	out, changed, err := w.Walk(b, j)
 	j.r, j.then, j.in = nil, nil, nil
 	if err != nil {
@@ -140,7 +144,8 @@ func (j *jsonRedaction) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
 		var edits []span
 		if len(dec) >= j.r.minLen {
 			found := j.found(t, dec)
-			edits = j.r.findSpansFound(dec, &found, 0)
+			edits = j.r.findSpansFound(dec, &found, 0, j.spans)
+			j.keepSpans(edits)
 			// The key names a credential only if it holds a credential
 			// word, which are the keywords of credential-assignment.
 			j.keyCred = 0
@@ -236,6 +241,16 @@ func (j *jsonRedaction) found(t *jsonwalk.Token, dec []byte) bitset {
 	return j.r.keywords.within(j.in, j.hits[i:k], a)
 }
 
+// keepSpans keeps the array of spans for the next string, unless it grew
+// past maxKeptSpans (a long tool output full of paths).
+func (j *jsonRedaction) keepSpans(spans []span) {
+	if cap(spans) <= maxKeptSpans {
+		j.spans = spans[:0]
+	}
+}
+
+const maxKeptSpans = 4096
+
 // stringEdits plans the replacements for the string value t, whose
 // decoded text is dec.
 func (j *jsonRedaction) stringEdits(t *jsonwalk.Token, dec []byte, sc scope) []span {
@@ -248,7 +263,8 @@ func (j *jsonRedaction) stringEdits(t *jsonwalk.Token, dec []byte, sc scope) []s
 	var spans []span
 	if len(dec) >= r.minLen {
 		found := j.found(t, dec)
-		spans = r.findSpansFound(dec, &found, 0)
+		spans = r.findSpansFound(dec, &found, 0, j.spans)
+		j.keepSpans(spans)
 	}
 	if r.maxString > 0 && len(dec) > r.maxString && !r.disabled[RuleLargeString] {
 		spans = r.truncate(dec, spans)

@@ -387,7 +387,9 @@ func (k *keywordSet) hit(text []byte, i int, s uint32, found *bitset, done *hits
 // scanHits appends to hits every place in text where a keyword ends, in
 // order: one pass that serves every piece of text inside it (within), so
 // that the strings of a JSON line are not scanned again one by one.
-func (k *keywordSet) scanHits(text []byte, hits []kwHit) []kwHit {
+//
+// scratch, when not nil, is reused for the second lane's hits.
+func (k *keywordSet) scanHits(text []byte, hits []kwHit, scratch *[]kwHit) []kwHit {
 	if len(text) < laneMin {
 		return k.hitsLane(text, 0, hits)
 	}
@@ -396,12 +398,20 @@ func (k *keywordSet) scanHits(text []byte, hits []kwHit) []kwHit {
 	a, b := k.lanes(text)
 	mid := len(text) - len(b)
 	start := len(hits)
-	hits, bh := k.hits2(a, b, mid, hits, nil)
+	var bh []kwHit
+	if scratch != nil {
+		bh = (*scratch)[:0]
+	}
+	hits, bh = k.hits2(a, b, mid, hits, bh)
+	if scratch != nil {
+		*scratch = bh[:0]
+	}
 	split := start
 	for split < len(hits) && hits[split].end <= mid {
 		split++
 	}
-	over := append([]kwHit(nil), hits[split:]...)
+	var buf [32]kwHit
+	over := append(buf[:0], hits[split:]...)
 	hits = hits[:split]
 	for len(over) > 0 && len(bh) > 0 {
 		if over[0].end <= bh[0].end {

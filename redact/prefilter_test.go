@@ -125,7 +125,7 @@ func TestKeywordSetWithin(t *testing.T) {
 		for i := range b {
 			b[i] = alphabet[rng.IntN(len(alphabet))]
 		}
-		hits := ks.scanHits(b, []kwHit{{end: -1}})[1:] // appended after what was there
+		hits := ks.scanHits(b, []kwHit{{end: -1}}, nil)[1:] // appended after what was there
 		if !slices.IsSortedFunc(hits, func(x, y kwHit) int { return x.end - y.end }) {
 			t.Fatalf("scanHits(%q): hits out of order", b)
 		}

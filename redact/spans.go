@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"sync"
 )
 
 // A span is one planned replacement in a piece of decoded text.
@@ -152,13 +153,14 @@ func (r *Redactor) findSpansDepth(text []byte, depth int) []span {
 		return nil
 	}
 	found := r.keywords.scan(text)
-	return r.findSpansFound(text, &found, depth)
+	return r.findSpansFound(text, &found, depth, nil)
 }
 
 // findSpansFound is findSpansDepth for a text whose keywords are known:
 // found is what r.keywords.scan(text) returns (a JSON walk learns it
-// from one scan of the whole line).
-func (r *Redactor) findSpansFound(text []byte, found *bitset, depth int) []span {
+// from one scan of the whole line). The spans are appended to buf[:0],
+// whose array the caller may give again once it is done with them.
+func (r *Redactor) findSpansFound(text []byte, found *bitset, depth int, buf []span) []span {
 	if len(text) < r.minLen {
 		return nil
 	}
@@ -171,7 +173,7 @@ func (r *Redactor) findSpansFound(text []byte, found *bitset, depth int) []span 
 		}
 		return prot
 	}
-	var spans []span
+	spans := buf[:0]
 	// Rules with a bit run when the text holds one of their keywords, in
 	// priority order; the rest (past maxFiltered) test their keywords
 	// themselves.
@@ -338,21 +340,32 @@ const maxMergedRuns = 16
 // merges the runs as it resolves them, instead of sorting (the tool
 // output of a capture holds a hundred thousand paths, from two stages).
 // It gives up (false) when two spans that differ compare equal, whose
-// order the sort decides; spans is left as it was.
+// order the sort decides; spans is then left as it was. The result is
+// written over spans.
 func resolveRuns(spans []span) ([]span, bool) {
+	// The spans are read from a copy and the result written over them.
+	cp := spanCopies.Get().(*[]span)
+	defer func() {
+		if cap(*cp) > maxKeptCopy {
+			*cp = nil
+		}
+		spanCopies.Put(cp)
+	}()
+	in := append((*cp)[:0], spans...)
+	*cp = in
 	var bounds [maxMergedRuns + 1]int
 	k := 0
-	for i := 1; i < len(spans); i++ {
-		if cmpSpan(spans[i-1], spans[i]) > 0 {
+	for i := 1; i < len(in); i++ {
+		if cmpSpan(in[i-1], in[i]) > 0 {
 			k++
 			bounds[k] = i
 		}
 	}
 	k++
-	bounds[k] = len(spans)
+	bounds[k] = len(in)
 	var head [maxMergedRuns]int
 	copy(head[:k], bounds[:k])
-	out := make([]span, 0, 16)
+	out := spans[:0]
 	last := -1
 	for {
 		best, tie := -1, false
@@ -364,7 +377,7 @@ func resolveRuns(spans []span) ([]span, bool) {
 				best = r
 				continue
 			}
-			switch c := cmpSpan(spans[head[r]], spans[head[best]]); {
+			switch c := cmpSpan(in[head[r]], in[head[best]]); {
 			case c < 0:
 				best, tie = r, false
 			case c == 0:
@@ -374,17 +387,18 @@ func resolveRuns(spans []span) ([]span, bool) {
 		if best < 0 {
 			return out, true
 		}
-		s := spans[head[best]]
+		s := in[head[best]]
 		head[best]++
 		// Another span equal to s is at the head of a run (or next in
 		// s's own): if it is not the same span, the sort picks.
-		if n := head[best]; n < bounds[best+1] && cmpSpan(spans[n], s) == 0 {
+		if n := head[best]; n < bounds[best+1] && cmpSpan(in[n], s) == 0 {
 			tie = true
 		}
 		if tie {
 			for r := range k {
 				if head[r] < bounds[r+1] {
-					if o := spans[head[r]]; cmpSpan(o, s) == 0 && (o.rule != s.rule || o.repl != s.repl) {
+					if o := in[head[r]]; cmpSpan(o, s) == 0 && (o.rule != s.rule || o.repl != s.repl) {
+						copy(spans, in)
 						return nil, false
 					}
 				}
@@ -396,6 +410,12 @@ func resolveRuns(spans []span) ([]span, bool) {
 		}
 	}
 }
+
+// spanCopies are resolveRuns' copies of its input, reused; one longer
+// than maxKeptCopy is not kept.
+var spanCopies = sync.Pool{New: func() any { return new([]span) }}
+
+const maxKeptCopy = 1 << 16
 
 var dataURLRe = regexp.MustCompile(`data:([a-z]+/[A-Za-z0-9.+-]+)?(?:;[A-Za-z0-9=.+-]+)*;base64,([A-Za-z0-9+/]{16,}={0,2})`)
 
