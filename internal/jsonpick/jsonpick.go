@@ -131,6 +131,97 @@ func Members(obj string, fn func(key, val string) bool) {
 	}
 }
 
+// Nested names the members to read in one walk of an object: Keys at
+// its level and, for each Keys[i] whose Sub[i] is set, the members of that
+// member's value (when it is an object) as Sub[i] says. PickNested fills
+// Out: Out[i] is what Pick gives for Keys[i], and Sub[i].Out what Pick
+// gives on Out[i]. Reading a member and then members of its value with
+// Pick walks the value twice (once to skip it, once to read it), and a
+// value nested in that one three times; PickNested walks each once. A
+// Nested is reused from line to line by one goroutine.
+type Nested struct {
+	Keys []string
+	Sub  []*Nested
+	Out  []gjson.Result
+}
+
+// NewNested returns a Nested for keys with no Sub set.
+func NewNested(keys []string) *Nested {
+	return &Nested{Keys: keys, Sub: make([]*Nested, len(keys)), Out: make([]gjson.Result, len(keys))}
+}
+
+// PickNested reads the members t names from the object obj (from a line
+// that passed Valid) into t's Out, and those of its Subs.
+func PickNested(obj gjson.Result, t *Nested) {
+	t.reset()
+	if !obj.IsObject() {
+		return
+	}
+	s := obj.Raw
+	t.walk(s, skipSpace(s, 0), true)
+}
+
+func (t *Nested) reset() {
+	clear(t.Out)
+	for _, sub := range t.Sub {
+		if sub != nil {
+			sub.reset()
+		}
+	}
+}
+
+// walk reads the members of the object that opens at s[i] and returns
+// the index after it, or -1 on text that is not valid. At the top level
+// (top) it stops as soon as every key is found, as Pick does, and then
+// returns where it stopped.
+func (t *Nested) walk(s string, i int, top bool) int {
+	left := len(t.Keys)
+	i++
+	for {
+		i = skipSpace(s, i)
+		if i < len(s) && s[i] == ',' {
+			i = skipSpace(s, i+1)
+		}
+		if i >= len(s) {
+			return -1
+		}
+		if s[i] == '}' {
+			return i + 1
+		}
+		key, vi, ok := memberKey(s, i)
+		if !ok {
+			return -1
+		}
+		k := -1
+		for j, want := range t.Keys {
+			if len(key) == len(want) && key == want && !t.Out[j].Exists() {
+				k = j
+				break
+			}
+		}
+		var end int
+		if k >= 0 && t.Sub[k] != nil && vi < len(s) && s[vi] == '{' {
+			if end = t.Sub[k].walk(s, vi, false); end < 0 {
+				return -1
+			}
+			t.Out[k] = gjson.Result{Type: gjson.JSON, Raw: s[vi:end]}
+		} else {
+			if end = skipValue(s, vi); end <= vi {
+				return -1
+			}
+			if k >= 0 {
+				t.Out[k] = ParseValue(s[vi:end])
+			}
+		}
+		if k >= 0 && top {
+			if left--; left == 0 {
+				return end
+			}
+		}
+		i = end
+	}
+}
+
 // member reads the object member at obj[i:] (after the opening brace or
 // the previous member): its key (unescaped), its raw value and the index
 // after it; false at the closing brace, or on text that is not valid.
@@ -139,12 +230,28 @@ func member(obj string, i int) (key, val string, next int, ok bool) {
 	if i < len(obj) && obj[i] == ',' {
 		i = skipSpace(obj, i+1)
 	}
+	key, i, ok = memberKey(obj, i)
+	if !ok {
+		return "", "", 0, false
+	}
+	end := skipValue(obj, i)
+	if end <= i {
+		return "", "", 0, false
+	}
+	return key, obj[i:end], end, true
+}
+
+// memberKey reads the key of the member that starts at obj[i] (its
+// opening quote) and returns it unescaped with the index where its value
+// starts; false when obj[i] is not a quote ('}', or text that is not
+// valid).
+func memberKey(obj string, i int) (key string, vi int, ok bool) {
 	if i >= len(obj) || obj[i] != '"' {
-		return "", "", 0, false // '}' or, on text that is not valid, anything
+		return "", 0, false
 	}
 	kend, esc := skipStringEsc(obj, i)
 	if kend < 0 {
-		return "", "", 0, false
+		return "", 0, false
 	}
 	key = obj[i+1 : kend-1]
 	if esc {
@@ -156,16 +263,11 @@ func member(obj string, i int) (key, val string, next int, ok bool) {
 	} else {
 		i = skipSpace(obj, i)
 		if i >= len(obj) || obj[i] != ':' {
-			return "", "", 0, false
+			return "", 0, false
 		}
 		i++
 	}
-	i = skipSpace(obj, i)
-	end := skipValue(obj, i)
-	if end <= i {
-		return "", "", 0, false
-	}
-	return key, obj[i:end], end, true
+	return key, skipSpace(obj, i), true
 }
 
 // skipSpace returns the index of the first byte from i on that is not
@@ -283,6 +385,19 @@ func skipValue(s string, i int) int {
 // with bulk copies between escapes.
 func ParseValue(val string) gjson.Result {
 	if len(val) < 2 || val[0] != '"' {
+		// What gjson.Parse gives for a value without white space before
+		// it, for the common kinds, without its scan.
+		switch {
+		case val == "":
+		case val[0] == '{' || val[0] == '[':
+			return gjson.Result{Type: gjson.JSON, Raw: val}
+		case val == "null":
+			return gjson.Result{Type: gjson.Null, Raw: val}
+		case val == "true":
+			return gjson.Result{Type: gjson.True, Raw: val}
+		case val == "false":
+			return gjson.Result{Type: gjson.False, Raw: val}
+		}
 		return gjson.Parse(val)
 	}
 	body := val[1 : len(val)-1]

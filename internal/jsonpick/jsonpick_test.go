@@ -59,6 +59,7 @@ func checkPick(t *testing.T, line []byte) {
 			keys = append(keys, "absent")
 			out := make([]gjson.Result, len(keys))
 			Pick(v, keys, out)
+			checkNested(t, v, keys, out)
 			raws := make([]string, len(keys))
 			PickRaw(v, keys, raws)
 			for i, k := range keys {
@@ -129,5 +130,67 @@ func TestPickEscapesAtEveryOffset(t *testing.T) {
 			line := []byte(`{"` + pad + esc + `k":"` + pad + esc + `v` + esc + `","after":"` + esc + pad + `"}`)
 			checkPick(t, line)
 		}
+	}
+}
+
+// TestParseValueLikeParse: ParseValue's shortcuts give gjson.Parse's
+// Result exactly.
+func TestParseValueLikeParse(t *testing.T) {
+	for _, v := range []string{`{}`, `{"a":1}`, `[]`, `[1,{"b":null}]`, `null`, `true`, `false`, `0`, `-1.5e3`,
+		`"s"`, `"a\nb"`, `""`, ``, `nul`, `tru`} {
+		if got, want := ParseValue(v), gjson.Parse(v); !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseValue(%q) = %+v, gjson.Parse gives %+v", v, got, want)
+		}
+	}
+}
+
+// distinctKeys lists v's member names once each, then "absent".
+func distinctKeys(v gjson.Result) []string {
+	var keys []string
+	v.ForEach(func(k, _ gjson.Result) bool {
+		if !slices.Contains(keys, k.String()) {
+			keys = append(keys, k.String())
+		}
+		return true
+	})
+	return append(keys, "absent")
+}
+
+// checkNested checks PickNested on v against Pick (whose result on keys
+// is want), with a Sub for every member whose value is an object and
+// another level below those.
+func checkNested(t *testing.T, v gjson.Result, keys []string, want []gjson.Result) {
+	t.Helper()
+	top := NewNested(keys)
+	for i := range keys {
+		if want[i].IsObject() {
+			sub := NewNested(distinctKeys(want[i]))
+			for j, k := range sub.Keys {
+				if w := want[i].Get(gjson.Escape(k)); w.IsObject() {
+					sub.Sub[j] = NewNested(distinctKeys(w))
+				}
+			}
+			top.Sub[i] = sub
+		}
+	}
+	// Twice: a Nested is reused, and must not keep the first walk's values.
+	for range 2 {
+		PickNested(v, top)
+		var cmpLevel func(n *Nested, want []gjson.Result)
+		cmpLevel = func(n *Nested, want []gjson.Result) {
+			for i := range n.Keys {
+				got, w := n.Out[i], want[i]
+				got.Index, w.Index = 0, 0
+				if !reflect.DeepEqual(got, w) {
+					t.Fatalf("pickNested %q of %s: %+v, Pick gives %+v", n.Keys[i], v.Raw, got, w)
+				}
+				if n.Sub[i] != nil {
+					sw := make([]gjson.Result, len(n.Sub[i].Keys))
+					Pick(want[i], n.Sub[i].Keys, sw)
+					cmpLevel(n.Sub[i], sw)
+				}
+			}
+		}
+		cmpLevel(top, want)
 	}
 }

@@ -1,5 +1,7 @@
 package claude
 
+import "github.com/evcap/evcap/internal/jsonpick"
+
 // Which members of Claude's hot lines are read, in one pass each, by pick
 // (jsonpick.Pick), and the index of each in Pick's result.
 
@@ -71,3 +73,14 @@ const (
 	rContent
 	resultRawFields
 )
+
+// linePick is what one walk of a line reads: lineKeys, the event's
+// eventKeys and its delta's deltaKeys, and the message's messageKeys.
+func linePick() *jsonpick.Nested {
+	p := jsonpick.NewNested(lineKeys)
+	ev := jsonpick.NewNested(eventKeys)
+	ev.Sub[eDelta] = jsonpick.NewNested(deltaKeys)
+	p.Sub[lEvent] = ev
+	p.Sub[lMessage] = jsonpick.NewNested(messageKeys)
+	return p
+}

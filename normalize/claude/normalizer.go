@@ -54,6 +54,10 @@ type Normalizer struct {
 	cumulative bool
 
 	slabs slabs
+	// pick reads a line's members, and those of its event, the event's
+	// delta and its message, in one walk (see linePick); its results hold
+	// for the line being normalized.
+	pick *jsonpick.Nested
 }
 
 // slabs hand out the one-event slices and one-ref causes of delta events,
@@ -149,6 +153,7 @@ func NewWithOptions(o Options) *Normalizer {
 		parts:      map[string]int{},
 		usageOf:    map[string]bool{},
 		cumulative: o.CumulativeDeltas,
+		pick:       linePick(),
 	}
 }
 
@@ -192,15 +197,15 @@ func (n *Normalizer) line(ref int64, line []byte, valid, owned bool) []event.Eve
 	if !v.IsObject() {
 		return []event.Event{unknown(ref, census.Invalid)}
 	}
-	var f [lineFields]gjson.Result
-	jsonpick.Pick(v, lineKeys, f[:])
+	jsonpick.PickNested(v, n.pick)
+	f := (*[lineFields]gjson.Result)(n.pick.Out)
 	parent := f[lParent].String()
 	if st := f[lSubagentType].String(); parent != "" && st != "" {
 		// Claude Code 2.1 names the subagent on each of its lines too.
 		n.agentFor(parent).Name = st
 	}
 	n.cur = n.streamOf(parent)
-	return n.nest(parent, n.dispatch(ref, v, &f))
+	return n.nest(parent, n.dispatch(ref, v, f))
 }
 
 // dispatch normalizes the line v, whose top-level fields f holds (see pick).
@@ -213,7 +218,7 @@ func (n *Normalizer) dispatch(ref int64, v gjson.Result, f *[lineFields]gjson.Re
 	case "assistant":
 		return n.assistant(ref, v, f)
 	case "user":
-		return n.user(ref, v, f[lMessage])
+		return n.user(ref, v)
 	case "result":
 		return n.result(ref, v)
 	case "rate_limit_event":
@@ -298,9 +303,10 @@ func (n *Normalizer) system(ref int64, v gjson.Result) []event.Event {
 	return []event.Event{unknown(ref, nativeType(v))}
 }
 
+// streamEvent normalizes a stream_event line v, whose event e's members
+// line's PickNested read into n.pick.
 func (n *Normalizer) streamEvent(ref int64, v, e gjson.Result) []event.Event {
-	var f [eventFields]gjson.Result
-	jsonpick.Pick(e, eventKeys, f[:])
+	f := (*[eventFields]gjson.Result)(n.pick.Sub[lEvent].Out)
 	switch f[eType].String() {
 	case "message_start":
 		m := f[eMessage]
@@ -313,9 +319,9 @@ func (n *Normalizer) streamEvent(ref int64, v, e gjson.Result) []event.Event {
 		return []event.Event{{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: n.cur.msgID,
 			Usage: &u, Cause: []int64{ref}}}
 	case "content_block_start":
-		return n.blockStart(ref, v, &f)
+		return n.blockStart(ref, v, f)
 	case "content_block_delta":
-		return n.blockDelta(ref, v, &f)
+		return n.blockDelta(ref, v, f)
 	case "content_block_stop":
 		if ev, ok := n.closeBlock(f[eIndex].Int(), &ref); ok {
 			return []event.Event{ev}
@@ -376,8 +382,7 @@ func (n *Normalizer) blockStart(ref int64, v gjson.Result, e *[eventFields]gjson
 }
 
 func (n *Normalizer) blockDelta(ref int64, v gjson.Result, e *[eventFields]gjson.Result) []event.Event {
-	var d [deltaFields]gjson.Result
-	jsonpick.Pick(e[eDelta], deltaKeys, d[:])
+	d := (*[deltaFields]gjson.Result)(n.pick.Sub[lEvent].Sub[eDelta].Out)
 	idx := e[eIndex].Int()
 	b := n.cur.blocks[idx]
 	var piece string
@@ -465,8 +470,7 @@ func (n *Normalizer) closeBlock(idx int64, stop *int64) (event.Event, bool) {
 }
 
 func (n *Normalizer) assistant(ref int64, v gjson.Result, lf *[lineFields]gjson.Result) []event.Event {
-	var m [messageFields]gjson.Result
-	jsonpick.Pick(lf[lMessage], messageKeys, m[:])
+	m := (*[messageFields]gjson.Result)(n.pick.Sub[lMessage].Out)
 	id := m[mID].String()
 	var out []event.Event
 	if m[mModel].String() == "<synthetic>" || lf[lError].Exists() {
@@ -520,15 +524,12 @@ func (n *Normalizer) assistant(ref int64, v gjson.Result, lf *[lineFields]gjson.
 	return out
 }
 
-// user normalizes the tool results of the user line v, whose first
-// message member is m.
-func (n *Normalizer) user(ref int64, v, m gjson.Result) []event.Event {
-	// m.Get("content"), without gjson's walk to the end of a content
-	// that can be many MiB long.
-	var content gjson.Result
-	if raw, ok := jsonpick.RawMember(m.Raw, "content"); ok {
-		content = jsonpick.ParseValue(raw)
-	} else {
+// user normalizes the tool results of the user line v.
+func (n *Normalizer) user(ref int64, v gjson.Result) []event.Event {
+	// The first message member's content, as line's PickNested read it
+	// (gjson's Get walked a content of many MiB to its end once more).
+	content := n.pick.Sub[lMessage].Out[mContent]
+	if !content.Exists() {
 		// v.Get("message.content") goes on to a later message member
 		// when the first has no content; so does this.
 		content = v.Get("message.content")
