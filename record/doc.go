@@ -41,7 +41,11 @@
 // lines go through a sanitize.LineRedactor: streamed deltas (Claude
 // partial messages, Gemini message deltas, opencode message.part.delta) are
 // redacted block by block, so a secret or a project path split across
-// deltas is replaced in every delta it touches. The normalizer, the legacy
+// deltas is replaced in every delta it touches. When output comes faster
+// than it is redacted (several whole lines per wake-up), a helper goroutine
+// runs the rules over the lines ahead of the one being pushed
+// (LineRedactor.Prefetch), so redaction uses a second core; what is
+// released, and in which order, does not change. The normalizer, the legacy
 // markers and the live rendering read exactly the lines as recorded, so
 // normalizing a capture's native_in again gives back its normalized_out.
 // Only events that hold what a normalizer assembled from a tool call's

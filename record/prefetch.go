@@ -36,7 +36,9 @@ func (p *pipeline) prefetch(items []chunk) {
 			continue
 		}
 		if c.data == nil {
-			partial = true // a gap: the splitter skips to the next newline
+			// A gap: the splitter drops the line it tore, and skips to the
+			// next newline unless the dropped bytes ended one.
+			partial = !c.gapEndsLine
 			continue
 		}
 		d := c.data

@@ -1,0 +1,101 @@
+package record
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/evcap/evcap/sanitize"
+)
+
+// fakePrefetcher is a line redactor that only remembers what Prefetch got.
+type fakePrefetcher struct {
+	got [][]byte
+}
+
+func (f *fakePrefetcher) Push([]byte) []sanitize.RedactedLine       { return nil }
+func (f *fakePrefetcher) PushStderr([]byte) []sanitize.RedactedLine { return nil }
+func (f *fakePrefetcher) Flush() []sanitize.RedactedLine            { return nil }
+func (f *fakePrefetcher) EarlyFlushes() int                         { return 0 }
+func (f *fakePrefetcher) PartialRedactions() int                    { return 0 }
+func (f *fakePrefetcher) Prefetch(lines [][]byte)                   { f.got = append([][]byte(nil), lines...) }
+func (f *fakePrefetcher) EndPrefetch()                              {}
+
+type lineRef struct {
+	at *byte
+	n  int
+}
+
+// TestPrefetchPicksTheSplitterLines checks that the lines the pipeline
+// hands to Prefetch are exactly the lines the splitter then passes on as
+// slices of a chunk (the ones Push can find): random chunkings of lines,
+// with a line pending from before, gaps, stderr chunks in between.
+func TestPrefetchPicksTheSplitterLines(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	compared := 0
+	for round := range 300 {
+		fp := &fakePrefetcher{}
+		p := &pipeline{opened: true}
+		p.ord.lr = fp
+		// The splitter as the pipeline left it after earlier chunks.
+		if r.IntN(3) == 0 {
+			p.out.feed([]byte(`{"pending":`), func([]byte) {}, func(int64, int64) {})
+		}
+		var items []chunk
+		for range 1 + r.IntN(12) {
+			switch r.IntN(8) {
+			case 0:
+				items = append(items, chunk{stream: streamStderr, data: []byte("err line\n")})
+			case 1:
+				items = append(items, chunk{stream: streamStdout, gapBytes: 10, gapNewlines: int64(r.IntN(2)), gapEndsLine: r.IntN(2) == 0})
+			default:
+				var b []byte
+				for range r.IntN(6) {
+					b = fmt.Appendf(b, `{"n":%d,"pad":"%s"}`, r.IntN(1000), make([]byte, r.IntN(40)))
+					if r.IntN(5) > 0 {
+						b = append(b, '\n')
+					}
+				}
+				items = append(items, chunk{stream: streamStdout, data: b})
+			}
+		}
+		// What the splitter passes on as slices of a chunk.
+		sp := p.out
+		sp.pending = append([]byte(nil), p.out.pending...)
+		var want []lineRef
+		for _, c := range items {
+			if c.stream != streamStdout {
+				continue
+			}
+			if c.data == nil {
+				sp.gap(c.gapBytes, c.gapNewlines, c.gapEndsLine, func(int64, int64) {})
+				continue
+			}
+			sp.feed(c.data, func(l []byte) {
+				fromPending := len(sp.pending) > 0 && len(l) > 0 && &l[0] == &sp.pending[0]
+				if len(l) > 0 && !fromPending {
+					want = append(want, lineRef{&l[0], len(l)})
+				}
+			}, func(int64, int64) {})
+		}
+		p.prefetch(items)
+		var got []lineRef
+		for _, l := range fp.got {
+			if len(l) > 0 {
+				got = append(got, lineRef{&l[0], len(l)})
+			}
+		}
+		if len(want) >= prefetchMin {
+			compared++
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Fatalf("round %d: Prefetch got %d lines %v, the splitter passes on %d %v", round, len(got), got, len(want), want)
+			}
+		} else if len(got) != 0 {
+			t.Fatalf("round %d: Prefetch called with %d lines, fewer than %d whole ones", round, len(got), prefetchMin)
+		}
+		p.endPrefetch()
+	}
+	if compared < 50 {
+		t.Fatalf("only %d of 300 rounds had %d whole lines to compare", compared, prefetchMin)
+	}
+}
