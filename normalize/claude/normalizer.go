@@ -53,44 +53,14 @@ type Normalizer struct {
 	// cumulative is Options.CumulativeDeltas.
 	cumulative bool
 
-	slabs slabs
+	// slab holds the delta events and their causes.
+	slab event.Slab
 	// pick reads a line's members, and those of its event, the event's
 	// delta and its message, in one walk (see linePick); its results hold
 	// for the line being normalized.
 	pick *jsonpick.Nested
 }
 
-// slabs hand out the one-event slices and one-ref causes of delta events,
-// the most common events by far, from shared arrays: one allocation per
-// slabSize events instead of two per event. Each slice handed out has its
-// length as its capacity, so a caller that appends to it gets a copy and
-// no two callers ever share an element.
-type slabs struct {
-	evs  []event.Event
-	refs []int64
-}
-
-const slabSize = 64
-
-// one returns a slice holding just *ev.
-func (s *slabs) one(ev *event.Event) []event.Event {
-	if len(s.evs) == cap(s.evs) {
-		s.evs = make([]event.Event, 0, slabSize)
-	}
-	s.evs = append(s.evs, *ev)
-	i := len(s.evs) - 1
-	return s.evs[i : i+1 : i+1]
-}
-
-// ref returns a slice holding just ref.
-func (s *slabs) ref(ref int64) []int64 {
-	if len(s.refs) == cap(s.refs) {
-		s.refs = make([]int64, 0, slabSize)
-	}
-	s.refs = append(s.refs, ref)
-	i := len(s.refs) - 1
-	return s.refs[i : i+1 : i+1]
-}
 
 // Options change how a Normalizer reads its stream. The zero value gives
 // the behaviour of New.
@@ -426,9 +396,9 @@ func (n *Normalizer) blockDelta(ref int64, v gjson.Result, e *[eventFields]gjson
 		return out
 	}
 	ev := event.Event{Kind: b.kind, Phase: event.PhaseDelta, MessageID: n.cur.msgID,
-		PartID: partID, Text: piece, Cause: n.slabs.ref(ref)}
+		PartID: partID, Text: piece, Cause: n.slab.Ref(ref)}
 	if out == nil {
-		return n.slabs.one(&ev)
+		return n.slab.One(&ev)
 	}
 	return append(out, ev)
 }

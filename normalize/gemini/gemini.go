@@ -30,6 +30,8 @@ type Normalizer struct {
 	resulted bool
 	// cumulative is Options.CumulativeDeltas.
 	cumulative bool
+	// slab holds the causes of lines and the delta events.
+	slab event.Slab
 }
 
 // Options change how a Normalizer reads its stream. The zero value gives
@@ -97,7 +99,7 @@ func (n *Normalizer) line(ref int64, line []byte, valid, owned bool) []event.Eve
 	} else {
 		v = gjson.ParseBytes(line)
 	}
-	refs := []int64{ref}
+	refs := n.slab.Ref(ref)
 	var f [lineFields]gjson.Result
 	jsonpick.Pick(v, lineKeys, f[:])
 	typ := f[lType].String()
@@ -152,7 +154,10 @@ func (n *Normalizer) message(refs []int64, v gjson.Result, f *[lineFields]gjson.
 		n.open = true
 		n.runCount++
 		n.text.Reset()
-		n.runRefs = nil
+		n.text.Grow(1 << 10)
+		// Room for the refs of a typical run, which grows by one delta
+		// at a time.
+		n.runRefs = make([]int64, 0, 32)
 		out = append(out, event.Event{Kind: event.KindText, Phase: event.PhaseStarted,
 			SessionID: n.sessionID, PartID: n.partID(), Cause: refs})
 	}
@@ -168,8 +173,12 @@ func (n *Normalizer) message(refs []int64, v gjson.Result, f *[lineFields]gjson.
 	}
 	n.text.WriteString(content)
 	n.runRefs = append(n.runRefs, refs...)
-	return append(out, event.Event{Kind: event.KindText, Phase: event.PhaseDelta,
-		SessionID: n.sessionID, PartID: n.partID(), Text: content, Cause: refs})
+	ev := event.Event{Kind: event.KindText, Phase: event.PhaseDelta,
+		SessionID: n.sessionID, PartID: n.partID(), Text: content, Cause: refs}
+	if out == nil {
+		return n.slab.One(&ev)
+	}
+	return append(out, ev)
 }
 
 // closeRun completes the open run of text deltas, if any. The completed
