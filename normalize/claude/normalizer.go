@@ -61,7 +61,6 @@ type Normalizer struct {
 	pick *jsonpick.Nested
 }
 
-
 // Options change how a Normalizer reads its stream. The zero value gives
 // the behaviour of New.
 type Options struct {
