@@ -130,9 +130,9 @@ func (s *lineScanner) scanRecord(line []byte, rec *Record, shared bool) bool {
 		ks := i
 		var key []byte
 		field := -1
-		if lit := nextMember[prev]; len(line)-i > len(lit) && string(line[i:i+len(lit)]) == lit {
-			field = nextField[prev]
-			i += len(lit)
+		if nm := &nextMembers[prev]; nm.match(line, i) {
+			field = nm.field
+			i += nm.n
 		} else {
 			end, esc, ok := scanString(line, i+1)
 			if !ok || esc {
@@ -300,24 +300,49 @@ func (s *lineScanner) scanRecord(line []byte, rec *Record, shared bool) bool {
 	return true
 }
 
-// nextMember holds, by the field of a member, the name and colon of the
-// member AppendRecord writes after it (the first one after nFields, the
-// start of the object; none after nFields+1, an unknown member), and
-// nextField its field.
-var (
-	nextMember [nFields + 2]string
-	nextField  [nFields + 2]int
-)
+// nextMembers holds, by the field of a member, the member AppendRecord
+// writes after it (the first one after nFields, the start of the object;
+// none after nFields+1, an unknown member).
+var nextMembers [nFields + 2]memberLit
+
+// memberLit is a member's name and colon as AppendRecord writes them, at
+// most 16 bytes, as two little-endian words with the masks of their bytes.
+type memberLit struct {
+	w, mask [2]uint64
+	n       int // its length; 0 for none
+	field   int
+}
+
+// match says whether line[i:] starts with the member and has a byte
+// after it.
+func (m *memberLit) match(line []byte, i int) bool {
+	if len(line)-i < 16 {
+		// Near the end of the line: no record's member is this short.
+		return false
+	}
+	return m.n > 0 && binary.LittleEndian.Uint64(line[i:])&m.mask[0] == m.w[0] &&
+		binary.LittleEndian.Uint64(line[i+8:])&m.mask[1] == m.w[1]
+}
 
 func init() {
 	order := []int{nFields, fSchemaVersion, fCaptureID, fSequence, fTimestamp, fProvider, fSessionID,
 		fTurnID, fStage, fEventType, fPayload, fRedactions, fCause}
-	for k := range nextMember {
-		nextMember[k] = "\x00" // matches no member name
-	}
 	for k := 0; k+1 < len(order); k++ {
-		nextMember[order[k]] = `"` + fieldNames[order[k+1]] + `":`
-		nextField[order[k]] = order[k+1]
+		lit := `"` + fieldNames[order[k+1]] + `":`
+		if len(lit) > 16 {
+			panic("envelope: member name too long for memberLit: " + lit)
+		}
+		var b, mask [16]byte
+		copy(b[:], lit)
+		for j := range lit {
+			mask[j] = 0xff
+		}
+		m := &nextMembers[order[k]]
+		m.n, m.field = len(lit), order[k+1]
+		for h := range 2 {
+			m.w[h] = binary.LittleEndian.Uint64(b[8*h:])
+			m.mask[h] = binary.LittleEndian.Uint64(mask[8*h:])
+		}
 	}
 }
 
@@ -493,8 +518,10 @@ func plainInt(line []byte, i int) (int64, int, bool) {
 	return v, j, true
 }
 
+// skipSpace returns the index of the first byte from b[i] on that is not
+// JSON white space. The usual case, a byte above ' ', is one comparison.
 func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t') {
 		i++
 	}
 	return i
