@@ -34,7 +34,7 @@ func TestLineRedactorPrefetch(t *testing.T) {
 	}
 	for _, p := range gen.Providers() {
 		var raw bytes.Buffer
-		if _, err := gen.Write(&raw, gen.Options{Provider: p, Size: 96 << 10, Seed: 7, SecretEvery: 2}); err != nil {
+		if _, err := gen.Write(&raw, gen.Options{Provider: p, Size: 64 << 10, Seed: 7, SecretEvery: 2}); err != nil {
 			t.Fatal(err)
 		}
 		var ls [][]byte
