@@ -1,7 +1,9 @@
 package scan
 
 import (
+	"context"
 	"os"
+	"runtime/debug"
 	"testing"
 )
 
@@ -42,5 +44,29 @@ func BenchmarkScanFile(b *testing.B) {
 				f.Close()
 			}
 		})
+	}
+}
+
+// BenchmarkScanTally is what `evcap scan FILE` does: TallyContext with a
+// context, under the command's soft memory limit (cmd/evcap root.go).
+func BenchmarkScanTally(b *testing.B) {
+	path := os.Getenv("EVCAP_SCAN_BENCH")
+	if path == "" {
+		b.Skip("EVCAP_SCAN_BENCH names no capture")
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(40 << 20))
+	s, err := New(Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(fi.Size())
+	for b.Loop() {
+		if _, err := s.TallyContext(context.Background(), []string{path}, NewTally(DefaultShown)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxDepth bounds how many decodings are stacked (base64 of a
@@ -110,7 +111,7 @@ func (m *matcher) checkAt(text, via string, depth, base int, report func(hit)) {
 		from = c1
 		cand := text[c0:c1]
 		budget -= len(cand)
-		if d, ok := decodeBase64(cand); ok {
+		if d, ok := m.decodeBase64(cand); ok {
 			m.checkAt(d, sub("base64"), depth+1, at(c0), report)
 		}
 	}
@@ -160,8 +161,10 @@ func nextB64Run(text string, from int) (int, int) {
 
 // decodeBase64 decodes s in whichever alphabet its characters allow and
 // keeps the result only when it is printable text: a secret someone
-// encoded, not an image or a random key.
-func decodeBase64(s string) (string, bool) {
+// encoded, not an image or a random key. It decodes into m's scratch
+// buffer: most candidates (ids, hashes, keys) do not decode to text, and
+// only text is copied out.
+func (m *matcher) decodeBase64(s string) (string, bool) {
 	if len(s) > 256<<10 {
 		return "", false
 	}
@@ -178,11 +181,15 @@ func decodeBase64(s string) (string, bool) {
 	// A run may carry a trailing partial group (text glued to it); try the
 	// longest prefix that is a whole number of characters.
 	for cut := 0; cut < 4 && len(raw)-cut >= 16; cut++ {
-		b, err := enc.DecodeString(raw[:len(raw)-cut])
+		src := raw[:len(raw)-cut]
+		if n := enc.DecodedLen(len(src)); cap(m.b64) < n {
+			m.b64 = make([]byte, n)
+		}
+		n, err := enc.Decode(m.b64[:cap(m.b64)], unsafe.Slice(unsafe.StringData(src), len(src)))
 		if err != nil {
 			continue
 		}
-		if printable(b) {
+		if b := m.b64[:n]; printable(b) {
 			return string(b), true
 		}
 		return "", false

@@ -92,3 +92,75 @@ func (k *knownIDs) holds(text string) bool {
 	}
 	return false
 }
+
+// holdsAny reports whether one of cands is a learned id.
+func (k *knownIDs) holdsAny(cands []string) bool {
+	if len(k.set) == 0 {
+		return false
+	}
+	for _, c := range cands {
+		if k.lens[len(c)] && k.set[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// idCands appends the tokens of text that could be learned ids: those of
+// an id's shape under some key (volatileID, but for the pseudonym test:
+// the set holds no pseudonym, so a pseudonym among them changes nothing).
+// holds(text) is holdsAny(idCands(nil, text)).
+func idCands(dst []string, text string) []string {
+	for i := 0; i < len(text); {
+		if identClass[text[i]] == 0 {
+			i++
+			continue
+		}
+		j := i
+		digit := false
+		for j < len(text) {
+			c := identClass[text[j]]
+			if c == 0 {
+				break
+			}
+			digit = digit || c == identDigit
+			j++
+		}
+		if j-i >= 6 && j-i <= 200 && idShape(text[i:j], digit) {
+			dst = append(dst, text[i:j])
+		}
+		i = j
+	}
+	return dst
+}
+
+// identClass tells identifier bytes (isIdent) from others, and digits
+// among them.
+var identClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= '0' && c <= '9':
+			t[c] = identDigit
+		case isIdent(byte(c)):
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+const identDigit = 2
+
+// idShape reports whether a token of 6 to 200 bytes (digit: holding a
+// digit) is an id under some key of idKeys.
+func idShape(v string, digit bool) bool {
+	for _, p := range idPrefixes {
+		if strings.HasPrefix(v, p) {
+			return len(v) >= len(p)+4
+		}
+	}
+	if len(v) >= 8 && digit {
+		return true
+	}
+	rest, ok := strings.CutPrefix(v, "item_")
+	return ok && rest != "" && strings.Trim(rest, "0123456789") == ""
+}

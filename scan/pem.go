@@ -16,7 +16,7 @@ type pemState struct {
 // feed takes a piece of text (one or more lines) and reports whether it
 // holds a body line of an open private key.
 func (p *pemState) feed(text string) bool {
-	if !p.in && !strings.Contains(text, "PRIVATE KEY") && !strings.Contains(text, "[REDACTED:private-key") {
+	if !p.in && !pemMarker(text) {
 		return false
 	}
 	found := false
@@ -60,4 +60,10 @@ func keyBody(line string) bool {
 		}
 	}
 	return true
+}
+
+// pemMarker reports text that may open a private key (feed ignores any
+// other text outside one).
+func pemMarker(text string) bool {
+	return strings.Contains(text, "PRIVATE KEY") || strings.Contains(text, "[REDACTED:private-key")
 }

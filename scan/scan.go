@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/evcap/evcap/internal/lines"
 	"github.com/evcap/evcap/redact"
 	"github.com/tidwall/gjson"
 )
@@ -87,7 +87,23 @@ type matcher struct {
 	allowRe    []*regexp.Regexp
 	// pf gates the rules (entries: each rule in order, then the
 	// credential check, then the other-home check); nil runs them all.
+	// Its search state is the matcher's own: a matcher checks one text at
+	// a time, and each goroutine checks with its own local copy.
 	pf *prefilter
+	// shared is the matcher a local copy was made of.
+	shared *matcher
+	// b64 is a local copy's buffer for base64 candidates.
+	b64 []byte
+}
+
+// local returns a copy of m with its own prefilter search state.
+func (m *matcher) local() *matcher {
+	c := *m
+	c.shared, c.b64 = m, nil
+	if m.pf != nil {
+		c.pf = m.pf.instance()
+	}
+	return &c
 }
 
 // Prefilter entries after the rules.
@@ -225,49 +241,6 @@ func (s *Scanner) Read(r io.Reader, name string, kind Kind) ([]Finding, error) {
 	return f.sorted(), err
 }
 
-// read scans one file. Findings go to emit as they are found, or, when
-// emit is nil, into the returned fileScan's out. The fileScan is nil when
-// the file was refused.
-func (s *Scanner) read(r io.Reader, name string, kind Kind, emit func(Finding)) (*fileScan, error) {
-	m, err := s.matcher(s.opts.Project)
-	if err != nil {
-		return nil, err
-	}
-	f := &fileScan{s: s, m: m, name: name, kind: kind, project: s.opts.Project, seen: map[findKey]bool{},
-		pem: map[string]*pemState{}, emit: emit}
-	lr := lines.NewReader(r)
-	first := true
-	for {
-		if s.ctx != nil {
-			if err := context.Cause(s.ctx); err != nil {
-				return f, err
-			}
-		}
-		line, err := lr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil && !errors.Is(err, lines.ErrTorn) {
-			return f, fmt.Errorf("scan %s: line %d: %w", name, lr.Line()+1, err)
-		}
-		if first && len(bytes.TrimSpace(line)) > 0 {
-			first = false
-			if err := f.sniff(line); err != nil {
-				return nil, err
-			}
-		}
-		if err := f.line(line, lr.Line()); err != nil {
-			return f, err
-		}
-		f.forget(lr.Line())
-	}
-	if first && kind != KindFile {
-		return nil, fmt.Errorf("scan %s: %w: the file is empty", name, ErrNotScannable)
-	}
-	f.blocks.endAll(f.checkBlock)
-	return f, nil
-}
-
 // Sniff says what kind a file is from its first non-empty line, or 0 when
 // it is neither a capture nor a fixture.
 func Sniff(first []byte) Kind {
@@ -284,38 +257,90 @@ func Sniff(first []byte) Kind {
 	return 0
 }
 
+// findKey is a finding's line, rule and pointer, the last two as two
+// independent 64-bit hashes of both: a key without pointers keeps the
+// map of all a file's findings out of the collector's scans (it holds
+// one entry per finding of lines still open), and two findings of one
+// line that are not the same are told apart unless 128 bits of hash
+// collide.
 type findKey struct {
-	line          int64
-	rule, pointer string
+	line   int64
+	h1, h2 uint64
 }
 
-// fileScan is the state of one file's scan.
+// key is the findKey of x.
+func (f *fileScan) key(x *Finding) findKey {
+	var h1, h2 maphash.Hash
+	h1.SetSeed(f.seeds[0])
+	h2.SetSeed(f.seeds[1])
+	for _, h := range []*maphash.Hash{&h1, &h2} {
+		h.WriteString(x.Rule)
+		h.WriteByte(0)
+		h.WriteString(x.Pointer)
+	}
+	return findKey{x.Line, h1.Sum64(), h2.Sum64()}
+}
+
+// fileScan is the state of one file's scan that follows the file in
+// order (see lineops.go).
 type fileScan struct {
-	s       *Scanner
-	m       *matcher
-	name    string
-	kind    Kind
-	project string
-	out     []Finding
-	seen    map[findKey]bool
-	ids     knownIDs
-	blocks  blockSet
+	s *Scanner
+	// m is a local copy of the matcher in force (for blocks).
+	m      *matcher
+	name   string
+	kind   Kind
+	out    []Finding
+	seen   map[findKey]bool
+	ids    knownIDs
+	blocks blockSet
 	// pem follows private-key blocks across the lines of each text
 	// stream (stderr, non-JSON stdout, a text file).
 	pem map[string]*pemState
-	// names caches credentialName of object keys (a file repeats few).
-	names map[string]bool
 	// emit, when set, takes each finding instead of out.
 	emit func(Finding)
 	// seenKept is the size of seen after forget last ran.
 	seenKept int
+	seeds    [2]maphash.Seed
+}
+
+// lineScan checks lines on their own (one worker's state).
+type lineScan struct {
+	s    *Scanner
+	kind Kind
+	// m is a local copy of the matcher of the line being checked.
+	m   *matcher
+	out *lineOut
+	// names caches credentialName of object keys (a file repeats few).
+	names map[string]bool
+	fw    *fastWalk
+	// gjsonOnly checks every line with the gjson walk (the tests
+	// compare it with the one-pass walk).
+	gjsonOnly bool
+}
+
+// batch checks every line of b.
+func (ls *lineScan) batch(b *batch) {
+	if cap(b.outs) < len(b.jobs) {
+		b.outs = append(b.outs[:cap(b.outs)], make([]lineOut, len(b.jobs)-cap(b.outs))...)
+	}
+	b.outs = b.outs[:len(b.jobs)]
+	for i := range b.jobs {
+		j := &b.jobs[i]
+		if ls.m == nil || ls.m.shared != j.m {
+			ls.m = j.m.local()
+		}
+		ls.out = &b.outs[i]
+		ls.out.reset(j.n)
+		ls.line(j.line, j.n)
+	}
+	ls.out = nil
 }
 
 // maxNames bounds the names cache.
 const maxNames = 4096
 
 // credentialName is credentialName(key), remembered.
-func (f *fileScan) credentialName(key string) bool {
+func (f *lineScan) credentialName(key string) bool {
 	v, ok := f.names[key]
 	if ok {
 		return v
@@ -343,7 +368,7 @@ func (f *fileScan) sniff(line []byte) error {
 }
 
 func (f *fileScan) add(x Finding) {
-	k := findKey{x.Line, x.Rule, x.Pointer}
+	k := f.key(&x)
 	if f.seen[k] {
 		return
 	}
@@ -361,21 +386,34 @@ func (f *fileScan) add(x Finding) {
 // of deltas, the line of one of its parts, so lines before both the next
 // line and every open block's first part are over. It runs when seen has
 // doubled since it last did, so its cost is spread over the findings.
+// The keys are deleted in place (the map keeps its buckets for the next
+// lines) unless the map grew large, when a new one gives the memory back.
 func (f *fileScan) forget(n int64) {
 	if len(f.seen) < 4096 || len(f.seen) < 2*f.seenKept {
 		return
 	}
 	floor := min(n+1, f.blocks.firstLine())
+	if len(f.seen) <= maxSeenInPlace {
+		for k := range f.seen {
+			if k.line < floor {
+				delete(f.seen, k)
+			}
+		}
+		f.seenKept = max(len(f.seen), 2048)
+		return
+	}
 	kept := make(map[findKey]bool, len(f.seen)/2)
 	for k := range f.seen {
 		if k.line >= floor {
 			kept[k] = true
 		}
 	}
-	// A new map: deleting from a Go map does not give its memory back.
 	f.seen = kept
 	f.seenKept = max(len(kept), 2048)
 }
+
+// maxSeenInPlace is the size up to which forget deletes in place.
+const maxSeenInPlace = 1 << 16
 
 func (f *fileScan) sorted() []Finding {
 	sort.SliceStable(f.out, func(i, j int) bool {
@@ -392,78 +430,63 @@ func (f *fileScan) sorted() []Finding {
 }
 
 // line checks one line.
-func (f *fileScan) line(raw []byte, n int64) error {
+func (f *lineScan) line(raw []byte, n int64) {
 	t := bytes.TrimSpace(raw)
 	if f.kind == KindFixture {
 		t = bytes.TrimSuffix(t, []byte(","))
 	}
+	if len(t) > 0 && (t[0] == '{' || t[0] == '[') && !f.gjsonOnly && f.fastLine(t, n) {
+		return
+	}
 	if len(t) > 0 && (t[0] == '{' || t[0] == '[') && gjson.ValidBytes(t) {
 		v := gjson.ParseBytes(t)
 		if f.kind == KindCapture || f.kind == KindFixture {
-			f.record(v, n)
+			f.record(v)
 		}
-		f.walk(v, "", n, f.seq(v), "", 0)
-		return nil
+		f.walk(v, "", n, seq(v), "", 0)
+		return
 	}
 	// A fixture header line ("name": "x",) is a JSON member on its own.
 	if len(t) > 0 && t[0] == '"' {
 		if w := append(append([]byte("{"), t...), '}'); gjson.ValidBytes(w) {
 			f.walk(gjson.ParseBytes(w), "", n, 0, "", 0)
-			return nil
+			return
 		}
 	}
-	f.text(string(raw), n, 0, "", "", f.stream("file"))
-	return nil
+	f.text(string(raw), n, 0, "", "", "file")
 }
 
-func (f *fileScan) seq(v gjson.Result) int64 {
+func seq(v gjson.Result) int64 {
 	if s := v.Get("sequence"); s.Type == gjson.Number {
 		return s.Int()
 	}
 	return 0
 }
 
-// record does what needs the record's meaning: the project it declares,
-// the ids it names, the delta it carries.
-func (f *fileScan) record(v gjson.Result, n int64) {
+// record reads what needs the record's meaning: the ids it names, whether
+// its session id is volatile, the delta it carries (the project it
+// declares is the reader's: see reader.declare).
+func (f *lineScan) record(v gjson.Result) {
+	o := f.out
+	o.rec = true
 	stage := v.Get("stage").String()
 	payload := v.Get("payload")
-	seq := f.seq(v)
+	o.seq = seq(v)
 	if stage == "meta" || stage == "native_in" {
-		if f.s.opts.Project == "" && payload.Type == gjson.JSON {
-			for _, p := range []string{"cwd", "properties.info.directory", "properties.info.path.cwd"} {
-				d := payload.Get(p)
-				if d.Type != gjson.String || !absPath(d.String()) {
-					continue
-				}
-				dir := strings.Clone(strings.TrimRight(d.String(), "/\\"))
-				if dir != f.project && !f.s.disabled[redact.RulePathProject] {
-					f.project = dir
-					if m, err := f.s.matcher(dir); err == nil {
-						f.m = m
-					}
-				}
-				break
-			}
-		}
 		f.learnIDs(payload)
 	}
 	if sid := v.Get("sessionId"); sid.Type == gjson.String && volatileID("session_id", sid.String()) && !f.m.allowed(sid.String()) {
-		f.add(Finding{Line: n, Sequence: seq, Rule: RuleVolatileID, Pointer: "/sessionId"})
+		o.session = true
 	}
-	d, ends := deltaOf(stage, payload)
-	f.blocks.end(ends, f.checkBlock)
-	if d.key != "" {
-		f.blocks.add(d, n, seq, f.checkBlock)
-	}
+	o.d, o.ends = deltaOf(stage, payload)
 }
 
 func absPath(p string) bool {
 	return len(p) > 1 && (p[0] == '/' || len(p) > 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))
 }
 
-// learnIDs learns the volatile ids a native line or meta record names.
-func (f *fileScan) learnIDs(v gjson.Result) {
+// learnIDs collects the volatile ids a native line or meta record names.
+func (f *lineScan) learnIDs(v gjson.Result) {
 	var walk func(key string, v gjson.Result, depth int)
 	walk = func(key string, v gjson.Result, depth int) {
 		if depth > 64 {
@@ -478,7 +501,7 @@ func (f *fileScan) learnIDs(v gjson.Result) {
 			// (volatileID is false under any other key: do not decode a
 			// many-megabyte tool output to find that out.)
 			if s := v.String(); volatileID(key, s) && !f.m.allowed(s) {
-				f.ids.learn(s)
+				f.out.learned = append(f.out.learned, s)
 			}
 		}
 	}
@@ -506,9 +529,9 @@ const maxWalkDepth = 256
 
 // walk checks every key and string of a JSON value, and walks JSON held
 // in strings.
-func (f *fileScan) walk(v gjson.Result, ptr string, n, seq int64, key string, depth int) {
+func (f *lineScan) walk(v gjson.Result, ptr string, n, seq int64, key string, depth int) {
 	if depth > maxWalkDepth {
-		f.text(v.Raw, n, seq, ptr, "escape", nil)
+		f.text(v.Raw, n, seq, ptr, "escape", "")
 		return
 	}
 	switch {
@@ -522,7 +545,7 @@ func (f *fileScan) walk(v gjson.Result, ptr string, n, seq int64, key string, de
 				p = ptr + "/" + keyStandIn
 			}
 			if x.Type == gjson.String && f.credentialName(ks) && machineMade(x.String()) && !f.m.allowed(x.String()) && !f.s.disabled[RuleCredential] {
-				f.add(Finding{Line: n, Sequence: seq, Rule: RuleCredential, Pointer: p})
+				f.out.find(Finding{Line: n, Sequence: seq, Rule: RuleCredential, Pointer: p})
 			}
 			f.walk(x, p, n, seq, ks, depth+1)
 			return true
@@ -536,16 +559,14 @@ func (f *fileScan) walk(v gjson.Result, ptr string, n, seq int64, key string, de
 		})
 	case v.Type == gjson.String:
 		s := v.String()
-		var pem *pemState
+		stream := ""
 		if ptr == "/payload" {
 			// A text record (stderr, non-JSON stdout, a legacy marker):
 			// private keys run across records of one stream.
-			pem = f.stream("payload")
+			stream = "payload"
 		}
-		f.text(s, n, seq, ptr, "", pem)
-		if f.ids.holds(s) {
-			f.add(Finding{Line: n, Sequence: seq, Rule: RuleVolatileID, Pointer: ptr})
-		}
+		f.text(s, n, seq, ptr, "", stream)
+		f.ids(s, Finding{Line: n, Sequence: seq, Rule: RuleVolatileID, Pointer: ptr})
 		if depth < maxWalkDepth {
 			if inner, ok := heldJSON(s); ok {
 				f.walk(inner, ptr, n, seq, key, depth+1)
@@ -572,9 +593,20 @@ func heldJSON(s string) (gjson.Result, bool) {
 	return gjson.Parse(t), true
 }
 
+// ids reports x when s holds a learned id (as a whole token).
+func (f *lineScan) ids(s string, x Finding) {
+	o := f.out
+	start := len(o.cands)
+	o.cands = idCands(o.cands, s)
+	if c := o.cands[start:len(o.cands):len(o.cands)]; len(c) > 0 {
+		o.ops = append(o.ops, op{kind: opIDs, f: x, cands: c})
+	}
+}
+
 // text checks one piece of text: the rules on it and its decodings, and
-// private-key bodies on its lines.
-func (f *fileScan) text(s string, n, seq int64, ptr, via string, pem *pemState) {
+// private-key bodies on its lines (those of the text stream named stream,
+// whose keys run across lines; "" for a text of its own).
+func (f *lineScan) text(s string, n, seq int64, ptr, via, stream string) {
 	f.m.check(s, func(h hit) {
 		d := h.via
 		if via != "" {
@@ -584,13 +616,16 @@ func (f *fileScan) text(s string, n, seq int64, ptr, via string, pem *pemState) 
 				d = via
 			}
 		}
-		f.add(Finding{Line: n, Sequence: seq, Rule: h.rule, Pointer: ptr, Decoded: d})
+		f.out.find(Finding{Line: n, Sequence: seq, Rule: h.rule, Pointer: ptr, Decoded: d})
 	})
-	if pem == nil {
-		pem = &pemState{}
+	x := Finding{Line: n, Sequence: seq, Rule: redact.RulePrivateKey, Pointer: ptr, Decoded: "key-body"}
+	if stream != "" {
+		f.out.ops = append(f.out.ops, op{kind: opPEM, f: x, text: s, stream: stream, marker: pemMarker(s)})
+		return
 	}
+	var pem pemState
 	if pem.feed(s) && !f.s.disabled[redact.RulePrivateKey] {
-		f.add(Finding{Line: n, Sequence: seq, Rule: redact.RulePrivateKey, Pointer: ptr, Decoded: "key-body"})
+		f.out.find(x)
 	}
 }
 
@@ -615,7 +650,7 @@ const keyStandIn = "[secret-key]"
 
 // checkKey checks an object key; findings point at the object that holds
 // it. It reports whether the key had any finding.
-func (f *fileScan) checkKey(k string, n, seq int64, obj string) bool {
+func (f *lineScan) checkKey(k string, n, seq int64, obj string) bool {
 	found := false
 	f.m.check(k, func(h hit) {
 		found = true
@@ -623,7 +658,7 @@ func (f *fileScan) checkKey(k string, n, seq int64, obj string) bool {
 		if h.via != "" {
 			d += "+" + h.via
 		}
-		f.add(Finding{Line: n, Sequence: seq, Rule: h.rule, Pointer: obj, Decoded: d})
+		f.out.find(Finding{Line: n, Sequence: seq, Rule: h.rule, Pointer: obj, Decoded: d})
 	})
 	return found
 }

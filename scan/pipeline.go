@@ -1,0 +1,408 @@
+package scan
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/redact"
+	"github.com/tidwall/gjson"
+)
+
+// A file is scanned by a small ordered pipeline: one goroutine reads
+// lines (and decides the few things that need the lines before: the
+// file's kind from its first line, the project the records declare),
+// GOMAXPROCS workers check batches of lines on their own (lineScan), and
+// the calling goroutine applies the batches' results in file order
+// (fileScan.apply). What is reported, and in what order, is what checking
+// one line after the other reports; the errors are the same and come at
+// the same line.
+
+// Batches are cut at batchLines lines or batchBytes bytes, and the lines
+// read but not yet applied hold at most maxInflight bytes (or one batch,
+// however long its line): memory stays bounded by a few long lines.
+const (
+	batchLines  = 64
+	batchBytes  = 256 << 10
+	maxInflight = 8 << 20
+)
+
+// lineJob is one line to check, with the matcher in force for it.
+type lineJob struct {
+	n    int64
+	line []byte
+	m    *matcher
+}
+
+// batch is a run of consecutive lines. err, when set, ends the scan after
+// the batch's lines (refused: the file is not scannable). Batches are
+// reused once applied, with their lines' bytes (buf, which nothing
+// holds on to after apply: what is kept of a line is copied) and their
+// results' slices.
+type batch struct {
+	jobs    []lineJob
+	outs    []lineOut
+	buf     []byte
+	bytes   int
+	err     error
+	refused bool
+	done    chan struct{}
+	// applied, for a batch that borrows the reader's buffer (one long
+	// line, not copied), is closed once the batch is applied or dropped:
+	// the reader reads on only then.
+	applied chan struct{}
+}
+
+// finish lets the reader go on after a batch that borrowed its buffer.
+func (b *batch) finish() {
+	if b.applied != nil {
+		close(b.applied)
+		b.applied = nil
+	}
+}
+
+// flow bounds the bytes in flight between the reader and the in-order
+// stage, and lets the in-order stage stop the reader.
+type flow struct {
+	mu       sync.Mutex
+	cond     *sync.Cond
+	inflight int
+	stopped  bool
+}
+
+func newFlow() *flow {
+	f := &flow{}
+	f.cond = sync.NewCond(&f.mu)
+	return f
+}
+
+// acquire waits until n more bytes may be in flight; false once stopped.
+func (f *flow) acquire(n int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for !f.stopped && f.inflight > 0 && f.inflight+n > maxInflight {
+		f.cond.Wait()
+	}
+	if f.stopped {
+		return false
+	}
+	f.inflight += n
+	return true
+}
+
+func (f *flow) release(n int) {
+	f.mu.Lock()
+	f.inflight -= n
+	f.mu.Unlock()
+	f.cond.Broadcast()
+}
+
+func (f *flow) stop() {
+	f.mu.Lock()
+	f.stopped = true
+	f.mu.Unlock()
+	f.cond.Broadcast()
+}
+
+func (f *flow) isStopped() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.stopped
+}
+
+// read scans one file. Findings go to emit as they are found, or, when
+// emit is nil, into the returned fileScan's out. The fileScan is nil when
+// the file was refused.
+func (s *Scanner) read(r io.Reader, name string, kind Kind, emit func(Finding)) (*fileScan, error) {
+	m, err := s.matcher(s.opts.Project)
+	if err != nil {
+		return nil, err
+	}
+	f := &fileScan{s: s, name: name, kind: kind, seen: map[findKey]bool{},
+		pem: map[string]*pemState{}, emit: emit, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
+	f.m = m.local()
+
+	workers := runtime.GOMAXPROCS(0)
+	fl := newFlow()
+	order := make(chan *batch, 2*workers+2)
+	work := make(chan *batch, 2*workers+2)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ls := &lineScan{s: s, kind: kind}
+			for b := range work {
+				if !fl.isStopped() {
+					ls.batch(b)
+				}
+				close(b.done)
+			}
+		}()
+	}
+	free := make(chan *batch, cap(order)+workers+2)
+	rd := &reader{s: s, f: f, lr: lines.NewReader(r), m: m, fl: fl, order: order, work: work, free: free, project: s.opts.Project}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		rd.run()
+	}()
+	var cur *batch
+	defer func() {
+		fl.stop()
+		if cur != nil {
+			cur.finish()
+		}
+		// Let the reader and the workers finish (they stop at the next
+		// line), so nothing reads r or the batches once read returns.
+		for b := range order {
+			<-b.done
+			b.finish()
+		}
+		wg.Wait()
+	}()
+
+	for b := range order {
+		cur = b
+		<-b.done
+		for i := range b.outs {
+			if s.ctx != nil {
+				if err := context.Cause(s.ctx); err != nil {
+					return f, err
+				}
+			}
+			f.apply(&b.outs[i], b.jobs[i].m)
+		}
+		fl.release(b.bytes)
+		if b.err != nil {
+			if b.refused {
+				return nil, b.err
+			}
+			return f, b.err
+		}
+		cur = nil
+		b.finish()
+		b.recycle(free)
+	}
+	f.blocks.endAll(f.checkBlock)
+	return f, nil
+}
+
+// reader reads the lines of one file and hands them out in batches.
+type reader struct {
+	s       *Scanner
+	f       *fileScan
+	lr      *lines.Reader
+	m       *matcher
+	fl      *flow
+	order   chan<- *batch
+	work    chan<- *batch
+	free    chan *batch
+	project string
+	cur     *batch
+}
+
+// recycle puts b on the free list (or drops it when the list is full or
+// its buffer is one long line's).
+func (b *batch) recycle(free chan *batch) {
+	if b.buf == nil || cap(b.buf) > batchBytes {
+		return
+	}
+	b.jobs, b.buf, b.bytes, b.done = b.jobs[:0], b.buf[:0], 0, nil
+	select {
+	case free <- b:
+	default:
+	}
+}
+
+// newBatch takes a batch off the free list or makes one.
+func (rd *reader) newBatch() *batch {
+	var b *batch
+	select {
+	case b = <-rd.free:
+	default:
+		b = &batch{buf: make([]byte, 0, batchBytes)}
+	}
+	b.done = make(chan struct{})
+	return b
+}
+
+func (rd *reader) run() {
+	defer close(rd.order)
+	defer close(rd.work)
+	first := true
+	for {
+		if rd.s.ctx != nil {
+			if err := context.Cause(rd.s.ctx); err != nil {
+				rd.end(err, false)
+				return
+			}
+		}
+		if rd.fl.isStopped() {
+			return
+		}
+		line, err := rd.lr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil && !errors.Is(err, lines.ErrTorn) {
+			rd.end(fmt.Errorf("scan %s: line %d: %w", rd.f.name, rd.lr.Line()+1, err), false)
+			return
+		}
+		if first && len(bytes.TrimSpace(line)) > 0 {
+			first = false
+			if err := rd.f.sniff(line); err != nil {
+				rd.end(err, true)
+				return
+			}
+		}
+		rd.declare(line)
+		if !rd.add(rd.lr.Line(), line) {
+			return
+		}
+	}
+	if first && rd.f.kind != KindFile {
+		rd.end(fmt.Errorf("scan %s: %w: the file is empty", rd.f.name, ErrNotScannable), true)
+		return
+	}
+	rd.flush()
+}
+
+// add queues a copy of line n, sending the batch when it is full; false
+// once the in-order stage has stopped. A line is copied into the batch's
+// buffer, which never grows (the lines before keep their place): a line
+// that does not fit sends the batch first, and one longer than a batch's
+// buffer has a batch of its own.
+func (rd *reader) add(n int64, line []byte) bool {
+	if len(line) > bigLine {
+		return rd.lend(n, line)
+	}
+	if b := rd.cur; b != nil && len(b.buf)+len(line) > cap(b.buf) {
+		if !rd.flush() {
+			return false
+		}
+	}
+	if rd.cur == nil {
+		rd.cur = rd.newBatch()
+		if len(line) > cap(rd.cur.buf) {
+			rd.cur.buf = make([]byte, 0, len(line))
+		}
+	}
+	b := rd.cur
+	start := len(b.buf)
+	b.buf = append(b.buf, line...)
+	b.jobs = append(b.jobs, lineJob{n: n, line: b.buf[start:len(b.buf):len(b.buf)], m: rd.m})
+	b.bytes += len(line)
+	if len(b.jobs) >= batchLines || b.bytes >= batchBytes {
+		return rd.flush()
+	}
+	return true
+}
+
+// lend sends a long line in a batch of its own without copying it, and
+// waits until it is applied before the reader's buffer is read into
+// again: a line of many megabytes is held once, not twice.
+func (rd *reader) lend(n int64, line []byte) bool {
+	if !rd.flush() {
+		return false
+	}
+	b := &batch{done: make(chan struct{}), applied: make(chan struct{})}
+	b.jobs = append(b.jobs, lineJob{n: n, line: line, m: rd.m})
+	b.bytes = len(line)
+	applied := b.applied
+	rd.cur = b
+	if !rd.flush() {
+		return false
+	}
+	<-applied
+	return true
+}
+
+func (rd *reader) flush() bool {
+	b := rd.cur
+	if b == nil {
+		return true
+	}
+	rd.cur = nil
+	if !rd.fl.acquire(b.bytes) {
+		return false
+	}
+	rd.order <- b
+	rd.work <- b
+	return true
+}
+
+// end sends what was read and then err.
+func (rd *reader) end(err error, refused bool) {
+	if rd.cur == nil {
+		rd.cur = rd.newBatch()
+	}
+	rd.cur.err, rd.cur.refused = err, refused
+	rd.flush()
+}
+
+// declare follows the project the records declare (the first absolute
+// cwd of a meta record or native line, when no project was given): the
+// lines after it, and the line itself, are checked for its paths. Only
+// lines that may name one are parsed here; the test is the one
+// lineScan.record made when it did this itself.
+func (rd *reader) declare(raw []byte) {
+	f := rd.f
+	if rd.s.opts.Project != "" || f.kind != KindCapture && f.kind != KindFixture || !mayDeclare(raw) {
+		return
+	}
+	t := bytes.TrimSpace(raw)
+	if f.kind == KindFixture {
+		t = bytes.TrimSuffix(t, []byte(","))
+	}
+	if len(t) == 0 || t[0] != '{' && t[0] != '[' || !gjson.ValidBytes(t) {
+		return
+	}
+	v := gjson.ParseBytes(t)
+	stage := v.Get("stage").String()
+	payload := v.Get("payload")
+	if stage != "meta" && stage != "native_in" || payload.Type != gjson.JSON {
+		return
+	}
+	for _, p := range []string{"cwd", "properties.info.directory", "properties.info.path.cwd"} {
+		d := payload.Get(p)
+		if d.Type != gjson.String || !absPath(d.String()) {
+			continue
+		}
+		dir := strings.Clone(strings.TrimRight(d.String(), "/\\"))
+		if dir != rd.project && !rd.s.disabled[redact.RulePathProject] {
+			rd.project = dir
+			if m, err := rd.s.matcher(dir); err == nil {
+				rd.m = m
+			}
+		}
+		break
+	}
+}
+
+// mayDeclare reports whether a line may name a project: it holds "cwd" or
+// "directory", or an escape of a lower-case letter (a key may be spelled
+// with escapes).
+func mayDeclare(raw []byte) bool {
+	if bytes.Contains(raw, []byte("cwd")) || bytes.Contains(raw, []byte("directory")) {
+		return true
+	}
+	for i := bytes.Index(raw, []byte(`\u00`)); i >= 0; {
+		if i+4 < len(raw) && (raw[i+4] == '6' || raw[i+4] == '7') {
+			return true
+		}
+		j := bytes.Index(raw[i+1:], []byte(`\u00`))
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
