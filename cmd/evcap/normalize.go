@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"runtime/debug"
 	"strings"
 
 	"github.com/evcap/evcap/event"
@@ -110,10 +109,6 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 	}
 
 	// Reading, normalizing and encoding overlap (see source.Native.Normalize).
-	// Nearly all of it is short-lived garbage over a live heap of a few
-	// MiB, which the default GOGC collects every few MiB allocated;
-	// collecting a fifth as often costs a few MiB of peak memory.
-	defer debug.SetGCPercent(debug.SetGCPercent(normalizeGCPercent))
 	if err := in.Normalize(ctx, n, emit); err != nil {
 		return err
 	}
@@ -128,9 +123,6 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 	}
 	return nil
 }
-
-// normalizeGCPercent is the GOGC of a normalize run.
-const normalizeGCPercent = 400
 
 // nativeInput is an input opened as source.Native (a capture's native
 // lines or raw output, the first lines read ahead to tell the provider)
