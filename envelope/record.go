@@ -11,7 +11,9 @@
 // Writer assigns sequence numbers and writes whole lines; Reader streams
 // records back in constant memory, keeps fields it does not know, reports
 // bad lines with their file and line number, and upgrades older versions
-// through registered functions.
+// through registered functions. ParallelReader gives the same records and
+// errors but reads and parses ahead of its caller on goroutines of its own,
+// for a caller whose own work per record is about as long as parsing it.
 //
 // The package does not know provider formats, normalized events or
 // redaction rules: it moves payloads byte-exact and records what others
