@@ -40,11 +40,18 @@ func (m *matcher) checkAt(text, via string, depth, base int, report func(hit)) {
 		m.pf.search(text)
 	}
 
-	for i := range m.rules {
-		r := &m.rules[i]
-		if m.pf != nil && !m.pf.admits(i, text) {
-			continue
+	for i := 0; i < len(m.rules); i++ {
+		if m.pf != nil {
+			// Only the rules the search marked (or left ungated) can
+			// be admitted.
+			if i = m.pf.next(i); i < 0 || i >= len(m.rules) {
+				break
+			}
+			if !m.pf.admits(i, text) {
+				continue
+			}
 		}
+		r := &m.rules[i]
 		for _, mm := range r.re.FindAllStringSubmatchIndex(text, -1) {
 			if mm[2*r.group] < 0 {
 				continue

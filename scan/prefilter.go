@@ -2,10 +2,9 @@ package scan
 
 import (
 	"fmt"
+	"math/bits"
 	"regexp"
 	"strings"
-
-	ahocorasick "github.com/BobuSumisu/aho-corasick"
 )
 
 // The prefilter decides which rules run on a piece of text, with one
@@ -19,22 +18,29 @@ import (
 // cannot match. Rules from which no literal can be derived run on every
 // text long enough (alwaysRun lists them).
 type prefilter struct {
-	trie *ahocorasick.Trie
-	// clausesOf[p] are the clauses literal p satisfies.
+	dfa *litDFA
+	// clausesOf[p] are the clauses literal p satisfies; entryOf[c] is
+	// the entry clause c belongs to.
 	clausesOf [][]int
+	entryOf   []int
 	entries   []filterEntry
 	nClauses  int
+	// open marks the entries no literal gates (a bit per entry).
+	open []uint64
 
 	// maxLit is the longest literal, in bytes; chunk is how many bytes of
-	// text are folded at a time (foldChunk; tests make it small).
+	// text are folded at a time when a text must be folded (foldChunk;
+	// tests make it small).
 	maxLit, chunk int
 
-	// Per search (a matcher and its prefilter serve one file at a time).
+	// Per search (a prefilter instance serves one goroutine).
 	folded []byte
 	sat    []uint32 // sat[c] == gen: clause c is satisfied
+	fired  []uint32 // fired[k] == gen: the automaton's output k was seen
 	gen    uint32
-	hit    bool // some literal was found: some clause may be satisfied
-	walk   ahocorasick.WalkFn
+	hit    bool     // some literal was found: some clause may be satisfied
+	marked []uint64 // entries with a clause satisfied (a bit per entry)
+	found  func(int)
 }
 
 // filterEntry is what one rule needs of a text.
@@ -75,6 +81,7 @@ func newPrefilter(specs []filterSpec) *prefilter {
 		for _, c := range s.clauses {
 			id := p.nClauses
 			p.nClauses++
+			p.entryOf = append(p.entryOf, len(p.entries))
 			e.clauses = append(e.clauses, id)
 			for _, l := range c {
 				li, ok := ids[l]
@@ -89,11 +96,15 @@ func newPrefilter(specs []filterSpec) *prefilter {
 		}
 		p.entries = append(p.entries, e)
 	}
-	// Each literal is added once: the trie reports one pattern number
-	// per distinct pattern.
-	p.trie = ahocorasick.NewTrieBuilder().AddStrings(lits).Build()
+	p.dfa = newLitDFA(lits)
 	for _, l := range lits {
 		p.maxLit = max(p.maxLit, len(l))
+	}
+	p.open = make([]uint64, (len(p.entries)+63)/64)
+	for i, e := range p.entries {
+		if len(e.clauses) == 0 {
+			p.open[i/64] |= 1 << (i % 64)
+		}
 	}
 	p.chunk = foldChunk
 	return p
@@ -106,14 +117,18 @@ const foldChunk = 64 << 10
 // instance returns a prefilter that shares p's compiled parts and has its
 // own search state, for one file's scan.
 func (p *prefilter) instance() *prefilter {
-	q := &prefilter{trie: p.trie, clausesOf: p.clausesOf, entries: p.entries, nClauses: p.nClauses,
-		maxLit: p.maxLit, chunk: p.chunk, sat: make([]uint32, p.nClauses)}
-	q.walk = func(_, _, pattern int64) bool {
+	q := &prefilter{dfa: p.dfa, clausesOf: p.clausesOf, entryOf: p.entryOf, entries: p.entries, nClauses: p.nClauses,
+		open: p.open, maxLit: p.maxLit, chunk: p.chunk, sat: make([]uint32, p.nClauses),
+		fired: make([]uint32, len(p.dfa.outs)), marked: make([]uint64, len(p.open))}
+	q.found = func(k int) {
 		q.hit = true
-		for _, c := range q.clausesOf[pattern] {
-			q.sat[c] = q.gen
+		for _, l := range q.dfa.outs[k] {
+			for _, c := range q.clausesOf[l] {
+				q.sat[c] = q.gen
+				e := q.entryOf[c]
+				q.marked[e/64] |= 1 << (e % 64)
+			}
 		}
-		return true
 	}
 	return q
 }
@@ -122,12 +137,20 @@ func (p *prefilter) instance() *prefilter {
 // answers for each rule until the next search.
 func (p *prefilter) search(text string) {
 	p.hit = false
+	clear(p.marked)
 	p.gen++
 	if p.gen == 0 {
 		clear(p.sat)
+		clear(p.fired)
 		p.gen = 1
 	}
 	if p.nClauses == 0 {
+		return
+	}
+	if !needsFold(text) {
+		// The fold of text is its ASCII letters lowered, which the
+		// automaton's classes do themselves.
+		p.dfa.scan(text, 0, p.fired, p.gen, p.found)
 		return
 	}
 	// Text longer than a chunk is folded and searched a chunk at a time.
@@ -143,7 +166,7 @@ func (p *prefilter) search(text string) {
 	for c := 0; ; {
 		d := min(len(text), c+max(p.chunk, 2*overlap))
 		p.folded = foldText(p.folded[:0], text[c:d])
-		p.trie.Walk(p.folded, p.walk)
+		p.dfa.scan(bstr(p.folded), 0, p.fired, p.gen, p.found)
 		if d == len(text) {
 			return
 		}
@@ -152,6 +175,22 @@ func (p *prefilter) search(text string) {
 			c++
 		}
 	}
+}
+
+// next returns the first entry at or after i that may admit the text of
+// the last search (one with a clause satisfied, or none to satisfy), or
+// -1: the entries in between do not.
+func (p *prefilter) next(i int) int {
+	for w := i / 64; w < len(p.marked); w++ {
+		b := p.marked[w] | p.open[w]
+		if w == i/64 {
+			b &^= 1<<(i%64) - 1
+		}
+		if b != 0 {
+			return w*64 + bits.TrailingZeros64(b)
+		}
+	}
+	return -1
 }
 
 // admits reports whether rule i can match text, the text of the last

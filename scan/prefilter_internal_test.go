@@ -222,35 +222,60 @@ func TestFoldKeepsLiterals(t *testing.T) {
 	}
 }
 
-// TestAhoCorasickFindsEveryLiteral checks the library against
-// strings.Contains on random literal sets and texts over a small alphabet
-// (many overlaps, shared prefixes and suffixes).
-func TestAhoCorasickFindsEveryLiteral(t *testing.T) {
+// TestLiteralSearchFindsEveryLiteral checks the prefilter's search (its
+// automaton, the fold in its classes, the folded path for the Kelvin sign
+// and the long s, chunks) against strings.Contains of the folded text, on
+// random literal sets and texts over a small alphabet (many overlaps,
+// shared prefixes and suffixes), and the automaton against the
+// Aho–Corasick library it replaced.
+func TestLiteralSearchFindsEveryLiteral(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 9))
-	const alpha = "abca-_."
-	word := func(n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = alpha[r.IntN(len(alpha))]
+	const alpha = "abcka-_.s"
+	word := func(n int, text bool) string {
+		var b strings.Builder
+		for range n {
+			switch c := alpha[r.IntN(len(alpha))]; {
+			case text && c == 'k' && r.IntN(3) == 0:
+				b.WriteString("\u212A")
+			case text && c == 's' && r.IntN(3) == 0:
+				b.WriteString("\u017F")
+			case text && c >= 'a' && c <= 'z' && r.IntN(3) == 0:
+				b.WriteByte(c - 'a' + 'A')
+			default:
+				b.WriteByte(c)
+			}
 		}
-		return string(b)
+		return b.String()
 	}
-	for range 2000 {
+	for i := range 3000 {
 		set := map[string]bool{}
 		for range 1 + r.IntN(12) {
-			set[word(1+r.IntN(5))] = true
+			set[word(1+r.IntN(5), false)] = true
 		}
 		var lits []string
+		var specs []filterSpec
 		for l := range set {
 			lits = append(lits, l)
+			specs = append(specs, filterSpec{name: l, clauses: [][]string{{l}}})
 		}
+		p := newPrefilter(specs)
+		if i%2 == 0 {
+			p.chunk = 1 // the folded path in chunks as small as it goes
+		}
+		q := p.instance()
 		trie := ahocorasick.NewTrieBuilder().AddStrings(lits).Build()
-		text := word(r.IntN(40))
-		got := map[int64]bool{}
-		trie.Walk([]byte(text), func(_, _, p int64) bool { got[p] = true; return true })
-		for i, l := range lits {
-			if strings.Contains(text, l) != got[int64(i)] {
-				t.Fatalf("literals %q, text %q: %q found %v, contained %v", lits, text, l, got[int64(i)], strings.Contains(text, l))
+		text := word(r.IntN(60), true)
+		folded := string(foldText(nil, text))
+		q.search(text)
+		viaTrie := map[int64]bool{}
+		trie.Walk([]byte(folded), func(_, _, p int64) bool { viaTrie[p] = true; return true })
+		for j, l := range lits {
+			want := strings.Contains(folded, l)
+			if got := q.admits(j, text); got != want {
+				t.Fatalf("literals %q, text %q: %q admitted %v, contained in the fold %v", lits, text, l, got, want)
+			}
+			if viaTrie[int64(j)] != want {
+				t.Fatalf("literals %q, text %q: the library says %q %v", lits, text, l, viaTrie[int64(j)])
 			}
 		}
 	}

@@ -1,0 +1,154 @@
+package scan
+
+import "strings"
+
+// litDFA finds which of a set of folded literals occur in a text, in one
+// pass of one table lookup per byte: an Aho–Corasick automaton made a full
+// transition table over byte classes. The fold (foldText) is in the class
+// map for ASCII letters (an upper-case letter is in its lower case's
+// class), so a text is searched as it is, without a folded copy; only a
+// text holding the Kelvin sign or the long s, the two runes foldText
+// makes ASCII letters, is folded first (prefilter.search).
+//
+// States are numbered so that those at which some literal ends come last
+// (at or past outStart): the loop tests one comparison per byte, and a
+// state's literals are reported once per search.
+type litDFA struct {
+	class  [256]uint8
+	nclass uint32
+	// delta[s+c] is the state after state s (a row offset: the state's
+	// number times nclass) reads a byte of class c, as a row offset.
+	delta []uint32
+	// outStart is the row offset of the first state with literals;
+	// outs[(s-outStart)/nclass] are that state's literals (ids into the
+	// list the automaton was built from), those of its suffixes too.
+	outStart uint32
+	outs     [][]int32
+	states   int
+}
+
+func newLitDFA(lits []string) *litDFA {
+	d := &litDFA{}
+	// Classes: every byte of a literal has its own (with its upper case
+	// for a letter); every other byte is class 0.
+	n := uint8(1)
+	for _, l := range lits {
+		for i := 0; i < len(l); i++ {
+			b := l[i]
+			if d.class[b] != 0 {
+				continue
+			}
+			d.class[b] = n
+			if b >= 'a' && b <= 'z' {
+				d.class[b-'a'+'A'] = n
+			}
+			n++
+		}
+	}
+	nc := int(n)
+	d.nclass = uint32(nc)
+
+	// The trie, its failure links and outputs.
+	gotoT := [][]int32{make([]int32, nc)}
+	for i := range gotoT[0] {
+		gotoT[0][i] = -1
+	}
+	own := [][]int32{nil}
+	for id, l := range lits {
+		s := 0
+		for i := 0; i < len(l); i++ {
+			c := d.class[l[i]]
+			if gotoT[s][c] < 0 {
+				row := make([]int32, nc)
+				for j := range row {
+					row[j] = -1
+				}
+				gotoT = append(gotoT, row)
+				own = append(own, nil)
+				gotoT[s][c] = int32(len(gotoT) - 1)
+			}
+			s = int(gotoT[s][c])
+		}
+		own[s] = append(own[s], int32(id))
+	}
+	ns := len(gotoT)
+	d.states = ns
+	fail := make([]int32, ns)
+	full := make([][]int32, ns)
+	outs := make([][]int32, ns)
+	order := []int32{0}
+	full[0] = make([]int32, nc)
+	for c := 0; c < nc; c++ {
+		if t := gotoT[0][c]; t >= 0 {
+			full[0][c] = t
+			fail[t] = 0
+			order = append(order, t)
+		}
+	}
+	outs[0] = own[0]
+	for q := 1; q < len(order); q++ {
+		s := order[q]
+		outs[s] = append(append([]int32(nil), own[s]...), outs[fail[s]]...)
+		full[s] = make([]int32, nc)
+		for c := 0; c < nc; c++ {
+			if t := gotoT[s][c]; t >= 0 {
+				full[s][c] = t
+				fail[t] = full[fail[s]][c]
+				order = append(order, t)
+			} else {
+				full[s][c] = full[fail[s]][c]
+			}
+		}
+	}
+
+	// Renumber: states without literals first (the root stays 0).
+	num := make([]uint32, ns)
+	next := uint32(0)
+	for s := 0; s < ns; s++ {
+		if len(outs[s]) == 0 {
+			num[s] = next
+			next++
+		}
+	}
+	d.outStart = next * d.nclass
+	for s := 0; s < ns; s++ {
+		if len(outs[s]) > 0 {
+			num[s] = next
+			next++
+			d.outs = append(d.outs, outs[s])
+		}
+	}
+	d.delta = make([]uint32, ns*nc)
+	for s := 0; s < ns; s++ {
+		row := d.delta[int(num[s])*nc:]
+		for c := 0; c < nc; c++ {
+			row[c] = num[full[s][c]] * d.nclass
+		}
+	}
+	return d
+}
+
+// scan runs the automaton over text from state s (a row offset) and calls
+// found with the index into outs of every state with literals it enters,
+// once per gen (fired[k] == gen: reported); it returns the state it ends
+// in.
+func (d *litDFA) scan(text string, s uint32, fired []uint32, gen uint32, found func(int)) uint32 {
+	delta, class, out, nc := d.delta, &d.class, d.outStart, d.nclass
+	for i := 0; i < len(text); i++ {
+		s = delta[s+uint32(class[text[i]])]
+		if s >= out {
+			if k := (s - out) / nc; fired[k] != gen {
+				fired[k] = gen
+				found(int(k))
+			}
+		}
+	}
+	return s
+}
+
+// needsFold reports whether text holds a rune foldText maps to an ASCII
+// letter from more than one byte (U+212A, U+017F): only then is the text
+// folded before the search.
+func needsFold(text string) bool {
+	return strings.Contains(text, "\u212A") || strings.Contains(text, "\u017F")
+}
