@@ -644,31 +644,42 @@ func validString(s []byte, i int) (int, bool) {
 		if i >= len(s) {
 			return i, false
 		}
-		switch c := s[i]; {
-		case c == '"':
-			return i + 1, true
-		case c < 0x20:
-			return i, false
-		case c == '\\':
+		// An escape is the usual stop inside text (a newline, a quote),
+		// so it is tested first and its kind looked up rather than
+		// switched on: each stop is a branch the processor cannot
+		// predict, and there is one every few dozen bytes of a tool's
+		// output.
+		c := s[i]
+		if c == '\\' {
 			if i+1 >= len(s) {
 				return i, false
 			}
-			switch s[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			switch escapeLen[s[i+1]] {
+			case 2:
 				i += 2
-			case 'u':
+				continue
+			case 6:
 				if len(s)-i < 6 || !isHex(s[i+2]) || !isHex(s[i+3]) || !isHex(s[i+4]) || !isHex(s[i+5]) {
 					return i, false
 				}
 				i += 6
-			default:
-				return i, false
+				continue
 			}
-		default:
-			i++
+			return i, false
 		}
+		if c == '"' {
+			return i + 1, true
+		}
+		if c < 0x20 {
+			return i, false
+		}
+		i++
 	}
 }
+
+// escapeLen is the length of the escape a backslash followed by the byte
+// starts: 2, 6 for \u (four hex digits follow), 0 when it is no escape.
+var escapeLen = [256]uint8{'"': 2, '\\': 2, '/': 2, 'b': 2, 'f': 2, 'n': 2, 'r': 2, 't': 2, 'u': 6}
 
 func isHex(c byte) bool {
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
