@@ -52,7 +52,13 @@ func (m *matcher) checkAt(text, via string, depth, base int, report func(hit)) {
 			}
 		}
 		r := &m.rules[i]
-		for _, mm := range r.re.FindAllStringSubmatchIndex(text, -1) {
+		var all [][]int
+		if r.windows != nil && m.pf != nil {
+			all = r.windows(r.re, text)
+		} else {
+			all = r.re.FindAllStringSubmatchIndex(text, -1)
+		}
+		for _, mm := range all {
 			if mm[2*r.group] < 0 {
 				continue
 			}

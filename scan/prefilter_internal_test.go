@@ -366,3 +366,56 @@ func TestOtherHomeWindowsAreTheRegexp(t *testing.T) {
 		t.Fatalf("only %d matches in all: the test exercised little", found)
 	}
 }
+
+// TestDiscordWindowsAreTheRegexp: the windowed search gives the
+// expression's own matches, on random text dense with tokens, their
+// parts, dots and runs of key characters of every length around the
+// limits.
+func TestDiscordWindowsAreTheRegexp(t *testing.T) {
+	re := regexp.MustCompile(discordExpr)
+	r := rand.New(rand.NewPCG(18, 19))
+	key := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "aZ09_-xM"[r.IntN(8)]
+		}
+		return string(b)
+	}
+	alnum := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "aZ09MN"[r.IntN(6)]
+		}
+		return string(b)
+	}
+	found := 0
+	for range 30000 {
+		var b strings.Builder
+		for range r.IntN(8) {
+			switch r.IntN(8) {
+			case 0:
+				b.WriteString("M" + alnum(22+r.IntN(5)) + "." + key(5+r.IntN(3)) + "." + key(25+r.IntN(16)))
+			case 1:
+				b.WriteString(key(r.IntN(45)))
+			case 2:
+				b.WriteString(alnum(r.IntN(30)))
+			case 3:
+				b.WriteString(".")
+			case 4:
+				b.WriteString([]string{" ", "é", "\xff", "N", "M", "..", "\n"}[r.IntN(7)])
+			default:
+				b.WriteString("N" + alnum(23+r.IntN(3)) + "." + key(6) + ".")
+			}
+		}
+		text := b.String()
+		want := re.FindAllStringSubmatchIndex(text, -1)
+		got := discordMatches(re, text)
+		if fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("%q: windows %v, expression %v", text, got, want)
+		}
+		found += len(want)
+	}
+	if found < 5000 {
+		t.Fatalf("only %d matches in all: the test exercised little", found)
+	}
+}

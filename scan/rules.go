@@ -18,6 +18,10 @@ type rule struct {
 	group int
 	// ok, when set, vetoes a match (m holds submatch offsets into text).
 	ok func(text string, m []int) bool
+	// windows, when set, is re.FindAllStringSubmatchIndex(text, -1)
+	// found by running re on windows of text only (windows.go); the
+	// prefilter's differential tests compare it with the expression.
+	windows func(re *regexp.Regexp, text string) [][]int
 }
 
 // Rule ids scan reports that redact has no rule of its own for.
@@ -109,7 +113,7 @@ var providerKeys = []string{
 	`whsec_[A-Za-z0-9+/=]{24,}`,                    // Stripe webhook secret
 	`ATATT3[A-Za-z0-9_=-]{150,}`,                   // Atlassian API token
 	`[0-9]{8,10}:AA[A-Za-z0-9_-]{33}`,              // Telegram bot
-	`[MN][A-Za-z0-9]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}`, // Discord bot
+	discordExpr,                                    // Discord bot
 }
 
 // builtinRules are the secret rules, without the credential-assignment
@@ -161,7 +165,11 @@ func builtinRules() []rule {
 		rule{id: RuleRemnant, re: regexp.MustCompile(`([A-Za-z0-9+/]{10,})\[REDACTED:[a-z0-9-]+\]`), group: 1, ok: remnantOK},
 	)
 	for _, p := range providerKeys {
-		rs = append(rs, rule{id: RuleProviderKey, re: regexp.MustCompile(p), ok: bounded(0)})
+		r := rule{id: RuleProviderKey, re: regexp.MustCompile(p), ok: bounded(0)}
+		if p == discordExpr {
+			r.windows = discordMatches
+		}
+		rs = append(rs, r)
 	}
 	return rs
 }
