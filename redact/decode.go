@@ -45,11 +45,17 @@ func (r *Redactor) decodedSpans(text []byte, depth int, spans []span) []span {
 	if hasHidingEscape(text) {
 		view := jsonwalk.AppendDecoded(make([]byte, 0, len(text)), text)
 		if !bytes.Equal(view, text) {
-			for _, s := range r.findSpansDepth(view, depth+1) {
-				pos := []int{s.start, s.end}
-				jsonwalk.RawOffsets(text, pos)
-				if pos[1] > pos[0] {
-					s.start, s.end = pos[0], pos[1]
+			found := r.findSpansDepth(view, depth+1)
+			// The spans are resolved, so their bounds ascend: mapped in
+			// one pass.
+			pos := make([]int, 0, 2*len(found))
+			for _, s := range found {
+				pos = append(pos, s.start, s.end)
+			}
+			jsonwalk.RawOffsets(text, pos)
+			for k, s := range found {
+				if pos[2*k+1] > pos[2*k] {
+					s.start, s.end = pos[2*k], pos[2*k+1]
 					spans = append(spans, s)
 				}
 			}
@@ -249,7 +255,14 @@ func percentDecode(text []byte) ([]byte, bool) {
 	last := 0
 	for i := 0; i+2 < len(text); i++ {
 		if text[i] != '%' {
-			continue
+			k := bytes.IndexByte(text[i:], '%')
+			if k < 0 {
+				break
+			}
+			i += k
+			if i+2 >= len(text) {
+				break
+			}
 		}
 		h, ok1 := unhex(text[i+1])
 		l, ok2 := unhex(text[i+2])

@@ -174,3 +174,54 @@ func TestPrintableBase64(t *testing.T) {
 		t.Errorf("only %d printable runs: the comparison says little", ok)
 	}
 }
+
+// percentDecodeByByte is percentDecode as it was before it jumped
+// between '%' bytes.
+func percentDecodeByByte(text []byte) ([]byte, bool) {
+	var out []byte
+	last := 0
+	for i := 0; i+2 < len(text); i++ {
+		if text[i] != '%' {
+			continue
+		}
+		h, ok1 := unhex(text[i+1])
+		l, ok2 := unhex(text[i+2])
+		if !ok1 || !ok2 {
+			continue
+		}
+		if out == nil {
+			out = make([]byte, 0, len(text))
+		}
+		out = append(out, text[last:i]...)
+		out = append(out, h<<4|l)
+		last = i + 3
+		i += 2
+	}
+	if out == nil {
+		return nil, false
+	}
+	return append(out, text[last:]...), true
+}
+
+func TestPercentDecodeJumps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	alphabet := []byte("%%aF3x 2")
+	decoded := 0
+	for range 20000 {
+		b := make([]byte, rng.IntN(24))
+		for i := range b {
+			b[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		got, gotOK := percentDecode(b)
+		want, wantOK := percentDecodeByByte(b)
+		if gotOK != wantOK || !bytes.Equal(got, want) {
+			t.Fatalf("percentDecode(%q) = %q, %v; byte by byte %q, %v", b, got, gotOK, want, wantOK)
+		}
+		if gotOK {
+			decoded++
+		}
+	}
+	if decoded < 1000 {
+		t.Errorf("only %d texts decoded: the comparison says little", decoded)
+	}
+}
