@@ -701,12 +701,15 @@ func scanString(b []byte, i int) (end int, esc bool, ok bool) {
 				break
 			}
 			w := binary.LittleEndian.Uint64(b[i:])
-			quote, back := w^(lanes1*'"'), w^(lanes1*'\\')
 			// A lane is flagged when it is below 0x20, a quote or a
-			// backslash (the usual has-less / has-zero bit tricks). A
-			// borrow can flag a lane above a flagged one, never below:
-			// the lowest flag is the first special byte.
-			if m := ((w-lanes1*0x20)&^w | (quote-lanes1)&^quote | (back-lanes1)&^back) & lanesHigh; m != 0 {
+			// backslash (the usual has-less / has-zero bit tricks; one
+			// mask by ^w does for the three, as a lane whose byte is
+			// 0x80 or more is one whose byte xor a quote or a backslash
+			// is, and those are never special). A borrow can flag a lane
+			// above a flagged one, never below: the lowest flag is the
+			// first special byte.
+			ctl, quote, back := w-lanes1*0x20, (w^(lanes1*'"'))-lanes1, (w^(lanes1*'\\'))-lanes1
+			if m := (ctl | quote | back) &^ w & lanesHigh; m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
