@@ -84,6 +84,7 @@ type fastWalk struct {
 	// per string); found says keyHit was called.
 	keyHit, textHit func(hit)
 	found           bool
+	hits            int // hits reported so far
 }
 
 // bstr views b as a string. The bytes must not change while the string is
@@ -320,7 +321,7 @@ func (w *fastWalk) key(t *jsonwalk.Token) error {
 	ks := w.decode(t, true)
 	fr := &w.frames[len(w.frames)-1]
 	w.found = false
-	ls.m.check(ks, w.keyHit)
+	ls.check(ks, w.keyHit, &w.hits)
 	fr.key, fr.secret = ks, w.found
 	return nil
 }
@@ -329,6 +330,7 @@ func (w *fastWalk) key(t *jsonwalk.Token) error {
 // object, whose own step is the frame below the top one.
 func (w *fastWalk) onKeyHit(h hit) {
 	w.found = true
+	w.hits++
 	d := "key"
 	if h.via != "" {
 		d += "+" + h.via
@@ -337,6 +339,7 @@ func (w *fastWalk) onKeyHit(h hit) {
 }
 
 func (w *fastWalk) onTextHit(h hit) {
+	w.hits++
 	w.ls.out.find(Finding{Line: w.n, Rule: h.rule, Pointer: w.pointer(), Decoded: h.via})
 }
 
@@ -372,7 +375,7 @@ func (w *fastWalk) str(t *jsonwalk.Token, depth int) error {
 	if w.level == 0 && depth == 1 && !w.frames[0].arr && !w.frames[0].secret && w.frames[0].key == "payload" {
 		stream = "payload"
 	}
-	ls.m.check(s, w.textHit)
+	ls.check(s, w.textHit, &w.hits)
 	x := Finding{Line: n, Rule: redact.RulePrivateKey, Decoded: "key-body"}
 	if stream != "" {
 		text := s

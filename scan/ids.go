@@ -150,9 +150,22 @@ var identClass = func() (t [256]uint8) {
 
 const identDigit = 2
 
+// idFirst are the first bytes of idPrefixes and of "item_".
+var idFirst = func() (t [256]bool) {
+	for _, p := range idPrefixes {
+		t[p[0]] = true
+	}
+	t['i'] = true
+	return t
+}()
+
 // idShape reports whether a token of 6 to 200 bytes (digit: holding a
 // digit) is an id under some key of idKeys.
 func idShape(v string, digit bool) bool {
+	if !idFirst[v[0]] {
+		// No prefix of idPrefixes starts so.
+		return len(v) >= 8 && digit
+	}
 	for _, p := range idPrefixes {
 		if strings.HasPrefix(v, p) {
 			return len(v) >= len(p)+4

@@ -313,9 +313,40 @@ type lineScan struct {
 	// names caches credentialName of object keys (a file repeats few).
 	names map[string]bool
 	fw    *fastWalk
+	// clean holds short texts the matcher found nothing in (keys and
+	// values repeat: "type", "text_delta", "assistant"); the matcher's
+	// check is deterministic, so they need not be checked again.
+	clean map[string]struct{}
 	// gjsonOnly checks every line with the gjson walk (the tests
 	// compare it with the one-pass walk).
 	gjsonOnly bool
+}
+
+// Texts up to maxClean bytes are remembered when clean, up to maxCleans
+// of them.
+const (
+	maxClean  = 48
+	maxCleans = 8192
+)
+
+// check is ls.m.check(text, report), skipping a short text found clean
+// before.
+func (ls *lineScan) check(text string, report func(hit), hits *int) {
+	if len(text) > maxClean {
+		ls.m.check(text, report)
+		return
+	}
+	if _, ok := ls.clean[text]; ok {
+		return
+	}
+	before := *hits
+	ls.m.check(text, report)
+	if *hits == before {
+		if ls.clean == nil || len(ls.clean) >= maxCleans {
+			ls.clean = make(map[string]struct{}, 256)
+		}
+		ls.clean[strings.Clone(text)] = struct{}{}
+	}
 }
 
 // batch checks every line of b.
@@ -328,6 +359,7 @@ func (ls *lineScan) batch(b *batch) {
 		j := &b.jobs[i]
 		if ls.m == nil || ls.m.shared != j.m {
 			ls.m = j.m.local()
+			ls.clean = nil
 		}
 		ls.out = &b.outs[i]
 		ls.out.reset(j.n)
