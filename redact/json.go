@@ -99,9 +99,17 @@ func (r *Redactor) JSONVisit(w *jsonwalk.Walker, b []byte, then jsonwalk.Visitor
 func (j *jsonRedaction) run(r *Redactor, w *jsonwalk.Walker, b []byte, build bool, then jsonwalk.Visitor) ([]byte, bool, []Finding, error) {
 	j.r, j.build, j.led, j.then = r, build, ledger{}, then
 	j.frames, j.key, j.keyNorm, j.keyCred = j.frames[:0], j.key[:0], "", 0
-	j.in, j.hits, j.hi = b, r.keywords.scanHits(b, j.hits[:0], &j.hitsB), 0
+	j.in, j.hits, j.hi = b, j.hits[:0], 0
+	if len(b) <= maxHitsLine {
+		j.hits = r.keywords.scanHits(b, j.hits, &j.hitsB)
+	} else {
+		j.in = nil // each string is scanned on its own (found)
+	}
 	out, changed, err := w.Walk(b, j)
 	j.r, j.then, j.in = nil, nil, nil
+	if cap(j.hits) > maxKeptHits {
+		j.hits, j.hitsB = nil, nil
+	}
 	if err != nil {
 		if then != nil && !errors.Is(err, jsonwalk.ErrSyntax) && !errors.Is(err, jsonwalk.ErrDepth) {
 			return nil, false, nil, err
@@ -224,7 +232,7 @@ func applySpans(text []byte, spans []span) []byte {
 // value byte for byte, so the hits of the value's one scan that lie in it
 // say; a string with escapes is scanned on its own.
 func (j *jsonRedaction) found(t *jsonwalk.Token, dec []byte) bitset {
-	if t.Escaped() {
+	if t.Escaped() || j.in == nil {
 		return j.r.keywords.scan(dec)
 	}
 	a := t.Offset() + 1
@@ -250,6 +258,14 @@ func (j *jsonRedaction) keepSpans(spans []span) {
 }
 
 const maxKeptSpans = 4096
+
+// maxKeptHits is the most hits whose array a pooled walk keeps.
+const maxKeptHits = 1 << 14
+
+// maxHitsLine is the longest value scanned for keywords as a whole: the
+// hits of a longer one (a long tool output) would be held all at once, so
+// its strings are scanned one by one, which reads each byte once too.
+const maxHitsLine = 1 << 20
 
 // stringEdits plans the replacements for the string value t, whose
 // decoded text is dec.
