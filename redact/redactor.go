@@ -41,7 +41,12 @@ type Finding struct {
 // Redactor applies the rules. It is safe for concurrent use and immutable
 // after New but for one thing: Text remembers that a private key block
 // began and has not ended (see keyLines), so that a key given to it one
-// line per call loses its body lines too.
+// line per call loses its body lines too. So goroutines may share one
+// Redactor for JSON, JSONVisit, Line, Scan, TextValue and Chunks (each
+// call keeps its scratch to itself: pooled walk state, the rules' matchers
+// built once under sync.Once), while the Text calls of one stream of
+// lines belong on one goroutine, in order. A Stream is not safe for
+// concurrent use: one block's deltas are pushed in order by one goroutine.
 type Redactor struct {
 	rules     []*rule
 	disabled  map[string]bool
