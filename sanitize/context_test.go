@@ -86,3 +86,40 @@ func TestSanitizeContextCancelledBeforeWritesNothing(t *testing.T) {
 		t.Errorf("SanitizeContext on a cancelled context wrote %d bytes", out.Len())
 	}
 }
+
+// failingWriter fails every write.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
+
+// TestSanitizeStopsWithoutWaitingForInput gives Sanitize a pipe holding
+// more records than its write buffer takes, and then nothing (the writer
+// of the pipe stays open), and an output that fails: Sanitize must return
+// the write's error, not wait for its read-ahead, which is inside a Read
+// of the pipe for input that never comes.
+func TestSanitizeStopsWithoutWaitingForInput(t *testing.T) {
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	lines := strings.Split(exampleCapture, "\n")
+	go func() {
+		var b strings.Builder
+		b.WriteString(lines[0] + "\n")
+		for seq := 2; b.Len() < 256<<10; seq++ {
+			b.WriteString(strings.Replace(lines[1], `"sequence":2,`, fmt.Sprintf(`"sequence":%d,`, seq), 1) + "\n")
+		}
+		io.WriteString(pw, b.String())
+	}()
+	done := make(chan error, 1)
+	go func() {
+		_, err := sanitize.Sanitize(pr, "pipe", failingWriter{}, sanitize.Options{Home: "/home/dev"})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "disk full") {
+			t.Fatalf("Sanitize: %v, want the write's error", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Sanitize did not return after its output failed while its input stayed open")
+	}
+}

@@ -106,17 +106,6 @@ func newBudget(limit int) *budget {
 
 func (b *budget) fits(n int) bool { return b.used == 0 || b.used+n <= b.limit }
 
-// tryTake takes n bytes if they fit now.
-func (b *budget) tryTake(n int) bool {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.stop || !b.fits(n) {
-		return false
-	}
-	b.used += n
-	return true
-}
-
 // take waits until n bytes fit and takes them; false when halted.
 func (b *budget) take(n int) bool {
 	b.mu.Lock()
@@ -147,12 +136,14 @@ func (b *budget) halt() {
 
 // prepPipe runs the reading and redacting stages.
 type prepPipe struct {
+	raw     chan rawRec
 	ordered chan *prepBatch
 	work    chan *prepBatch
 	free    chan *prepBatch // batches finished with, for reuse
 	quit    chan struct{}
 	bud     *budget
-	wg      sync.WaitGroup
+	reading sync.WaitGroup // rawStage, which may block in a Read
+	workers sync.WaitGroup // prepStage and the redacting stage
 	cur     *prepBatch
 	next    int
 	stopped bool
@@ -163,20 +154,26 @@ type prepPipe struct {
 func (s *sanitizer) startPrep(ctx context.Context, rd *envelope.Reader, ahead []held) *prepPipe {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	p := &prepPipe{
+		raw:     make(chan rawRec, 2*prepBatchItems),
 		ordered: make(chan *prepBatch, 2*workers+2),
 		work:    make(chan *prepBatch, 2*workers+2),
 		free:    make(chan *prepBatch, 4*workers+6),
 		quit:    make(chan struct{}),
 		bud:     newBudget(prepBudget),
 	}
-	p.wg.Add(1 + workers)
+	p.reading.Add(1)
+	p.workers.Add(1 + workers)
 	go func() {
-		defer p.wg.Done()
-		s.readStage(ctx, rd, ahead, p)
+		defer p.reading.Done()
+		rawStage(ctx, rd, ahead, p)
+	}()
+	go func() {
+		defer p.workers.Done()
+		s.prepStage(p)
 	}()
 	for range workers {
 		go func() {
-			defer p.wg.Done()
+			defer p.workers.Done()
 			var vw jsonwalk.Walker
 			for b := range p.work {
 				for i := range b.items {
@@ -193,15 +190,21 @@ func (s *sanitizer) startPrep(ctx context.Context, rd *envelope.Reader, ahead []
 	return p
 }
 
-// stop ends the stages and waits for them.
-func (p *prepPipe) stop() {
-	if p.stopped {
-		return
+// stop ends the stages and waits for them, but for rawStage, which it
+// waits for only when told to (at the end of the input, where it has
+// ended): after an error it may be inside a Read that returns only when
+// more input comes (a pipe whose writer is idle), and it ends by itself
+// once that returns, touching nothing the caller sees.
+func (p *prepPipe) stop(waitReading bool) {
+	if !p.stopped {
+		p.stopped = true
+		close(p.quit)
+		p.bud.halt()
+		p.workers.Wait()
 	}
-	p.stopped = true
-	close(p.quit)
-	p.bud.halt()
-	p.wg.Wait()
+	if waitReading {
+		p.reading.Wait()
+	}
 }
 
 // send hands a batch to the workers and to the finishing stage; false
@@ -220,9 +223,58 @@ func (p *prepPipe) send(b *prepBatch) bool {
 	}
 }
 
-// readStage reads records until the input ends, a record sanitizing stops
-// at, or ctx is done.
-func (s *sanitizer) readStage(ctx context.Context, rd *envelope.Reader, ahead []held, p *prepPipe) {
+// rawRec is a record (or reading's error) as the reader hands it to the
+// reading stage, with the bytes it takes of the budget.
+type rawRec struct {
+	h    held
+	size int
+}
+
+// rawStage reads records (first those read ahead) and hands them to the
+// reading stage, taking their bytes of the budget first, until the input
+// ends, reading fails, or ctx is done. It is the only goroutine that may
+// block in a Read of the input: the stages after it never wait for it
+// while they hold records (prepStage hands on its batch before waiting).
+func rawStage(ctx context.Context, rd *envelope.Reader, ahead []held, p *prepPipe) {
+	defer close(p.raw)
+	for {
+		if context.Cause(ctx) != nil {
+			return
+		}
+		var h held
+		if len(ahead) > 0 {
+			h, ahead[0] = ahead[0], held{}
+			ahead = ahead[1:]
+		} else {
+			h.rec, h.err = rd.Next()
+			h.line = rd.Line()
+		}
+		if h.err == io.EOF {
+			return
+		}
+		size := 256
+		if h.rec != nil {
+			size += len(h.rec.Payload)
+		}
+		if !p.bud.take(size) {
+			return
+		}
+		select {
+		case p.raw <- rawRec{h: h, size: size}:
+		case <-p.quit:
+			return
+		}
+		// Sanitizing stops at a reading error; a torn last line is
+		// followed by the end.
+		if h.err != nil && !errors.Is(h.err, envelope.ErrTornLine) {
+			return
+		}
+	}
+}
+
+// prepStage takes records apart in input order (prep) and hands them on
+// in batches until the input ends or a record sanitizing stops at.
+func (s *sanitizer) prepStage(p *prepPipe) {
 	defer close(p.ordered)
 	defer close(p.work)
 	b := p.batch()
@@ -235,39 +287,30 @@ func (s *sanitizer) readStage(ctx context.Context, rd *envelope.Reader, ahead []
 		return ok
 	}
 	for {
-		if context.Cause(ctx) != nil {
-			flush()
-			return
-		}
-		var h held
-		if len(ahead) > 0 {
-			h, ahead[0] = ahead[0], held{}
-			ahead = ahead[1:]
-		} else {
-			h.rec, h.err = rd.Next()
-			h.line = rd.Line()
-		}
-		if h.err == io.EOF {
-			flush()
-			return
-		}
-		it := s.prep(h)
-		size := 256
-		if it.rec != nil {
-			size += len(it.rec.Payload)
-		}
-		if !p.bud.tryTake(size) {
-			if !flush() || !p.bud.take(size) {
+		var r rawRec
+		var ok bool
+		select {
+		case r, ok = <-p.raw:
+		default:
+			// Nothing read yet: what is held goes on before waiting.
+			if !flush() {
+				return
+			}
+			select {
+			case r, ok = <-p.raw:
+			case <-p.quit:
 				return
 			}
 		}
-		b.items = append(b.items, it)
-		b.size += size
-		// A record finishing stops at ends the reading; a torn last line
-		// is followed by the end.
-		last := it.addErr != nil || (it.err != nil && !errors.Is(it.err, envelope.ErrTornLine))
-		if last {
+		if !ok {
 			flush()
+			return
+		}
+		it := s.prep(r.h)
+		b.items = append(b.items, it)
+		b.size += r.size
+		if it.addErr != nil || it.err != nil && !errors.Is(it.err, envelope.ErrTornLine) {
+			flush() // sanitizing stops at this record
 			return
 		}
 		if len(b.items) >= prepBatchItems || b.size >= prepBatchBytes || (len(p.ordered) == 0 && len(p.work) == 0) {

@@ -102,6 +102,12 @@ func Sanitize(r io.Reader, name string, w io.Writer, opts Options) (Report, erro
 // SanitizeContext is Sanitize that stops when ctx is done: it checks ctx
 // before each record and returns its cause, having written what it had
 // sanitized so far.
+//
+// r is read ahead by a goroutine of its own (see pipeline.go). When
+// sanitizing stops early (ctx, an invalid record, a failed write), that
+// goroutine may still be inside a Read of r, waiting for input a pipe has
+// not sent yet; SanitizeContext does not wait for it, and once that Read
+// returns it reads no more.
 func SanitizeContext(ctx context.Context, r io.Reader, name string, w io.Writer, opts Options) (Report, error) {
 	s, err := newSanitizer(opts)
 	if err != nil {
@@ -127,7 +133,7 @@ func SanitizeContext(ctx context.Context, r io.Reader, name string, w io.Writer,
 	bw := bufio.NewWriterSize(w, 64<<10)
 	s.out = bw
 	pp := s.startPrep(ctx, rd, ahead)
-	defer pp.stop()
+	defer pp.stop(false)
 	for {
 		if err := context.Cause(ctx); err != nil {
 			return s.rep, err
@@ -152,7 +158,7 @@ func SanitizeContext(ctx context.Context, r io.Reader, name string, w io.Writer,
 		}
 	}
 	// The reading stage has ended: what it set is this goroutine's now.
-	pp.stop()
+	pp.stop(true)
 	s.blocks.flush("")
 	if err := s.emit(); err != nil {
 		return s.rep, err
