@@ -17,10 +17,11 @@ import (
 // goroutine doing everything in order would write (same bytes, same
 // order, same errors):
 //
-//   - reading (one goroutine): each record is read and taken apart, the
-//     project root it may name is learned, and the providers' delta
-//     trackers say whether it carries a delta or ends blocks. All of
-//     that depends only on the records before it, in order.
+//   - reading (two goroutines): one reads the records (rawStage, the
+//     only one that waits on the input), the other takes each apart,
+//     learns the project root it may name, and has the providers' delta
+//     trackers say whether it carries a delta or ends blocks (prepStage).
+//     All of that depends only on the records before it, in order.
 //   - redacting (one goroutine per core): the payload's redaction by the
 //     rules (redact.Redactor.JSON, TextValue). It depends on the record
 //     alone and on the redactor of when it was read, so records are
