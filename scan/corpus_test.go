@@ -110,3 +110,18 @@ func TestCheckedInFixturesAreClean(t *testing.T) {
 		t.Errorf("checked-in fixture: %v", f)
 	}
 }
+
+// TestFastLineCorpus: the one-pass walk gives what the gjson walk gives,
+// line by line, on the real corpus captures, as captures and as files of
+// lines.
+func TestFastLineCorpus(t *testing.T) {
+	fast := 0
+	for _, r := range corpusRuns(t) {
+		fast += scan.SameLines(t, scan.Options{Home: r.home, Project: r.project, Temp: r.temp}, r.name, r.capture, scan.KindCapture)
+		fast += scan.SameLines(t, scan.Options{}, r.name, r.capture, scan.KindFile)
+	}
+	if fast < 500 {
+		t.Fatalf("only %d corpus lines took the one-pass walk", fast)
+	}
+	t.Logf("%d corpus lines compared", fast)
+}

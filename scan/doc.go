@@ -44,6 +44,11 @@
 // per file and rule and keeps only the first few of each, which is what
 // `evcap scan` prints, so its memory does not grow with the findings.
 //
+// A file is read by one goroutine, its lines are checked by GOMAXPROCS
+// workers, and their results are applied in file order (pipeline.go):
+// what is reported, in what order, and the errors do not depend on how
+// the lines were shared out.
+//
 // The package does not change anything: sanitize does that. It does not
 // know the machine it runs on either: callers pass the home, project and
 // temporary paths to look for.

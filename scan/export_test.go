@@ -3,6 +3,7 @@ package scan
 import (
 	"math/rand/v2"
 	"regexp"
+	"testing"
 )
 
 // NewWithoutPrefilter is New with the prefilter off: every rule runs on
@@ -38,4 +39,11 @@ func NewWithFoldChunk(opts Options, n int) (*Scanner, error) {
 		s.pf.chunk = n
 	}
 	return s, err
+}
+
+// SameLines checks every line of input with the one-pass walk and with
+// the gjson walk and fails t where they differ; it returns how many
+// lines took the one-pass walk.
+func SameLines(t *testing.T, opts Options, name string, input []byte, kind Kind) int {
+	return sameLines(t, opts, name, input, kind)
 }

@@ -26,8 +26,9 @@ import (
 // keys compared decoded). What it does not handle it leaves to the gjson
 // walk, which then checks the line instead: nesting near maxWalkDepth,
 // a top-level array in a capture or fixture, input jsonwalk refuses.
-// TestFastLineIsTheWalk compares the two over the corpus and generated
-// lines.
+// TestFastLineIsTheWalk (the repository's captures and lines built to
+// hit the differences) and TestFastLineCorpus (the real corpus captures)
+// compare the two line by line.
 
 // bigLine is the length past which a line's buffers are let go.
 const bigLine = 1 << 20
