@@ -212,7 +212,7 @@ func TestInterrupt(t *testing.T) {
 	for _, c := range interruptCases {
 		t.Run("SIGINT/"+c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			code, _ := interruptRun(t, env.bin, c.args(env, dir), syscall.SIGINT)
+			code, _ := interruptRun(t, env.bin, c.args(env, dir), syscall.SIGINT, 1<<20)
 			if code != 130 {
 				t.Errorf("exit status %d after SIGINT, want 130", code)
 			}
@@ -270,7 +270,7 @@ func TestInterrupt(t *testing.T) {
 				f.Write(data[:len(data)/2])
 				<-quiet
 			}()
-			code, _ := interruptRun(t, env.bin, []string{command, fifo}, syscall.SIGINT)
+			code, _ := interruptRun(t, env.bin, []string{command, fifo}, syscall.SIGINT, 1)
 			if code != 130 {
 				t.Errorf("exit status %d after SIGINT, want 130", code)
 			}
@@ -278,7 +278,7 @@ func TestInterrupt(t *testing.T) {
 	}
 	t.Run("SIGTERM/sanitize", func(t *testing.T) {
 		dir := t.TempDir()
-		code, _ := interruptRun(t, env.bin, []string{"sanitize", env.big, "-o", filepath.Join(dir, "out.jsonl")}, syscall.SIGTERM)
+		code, _ := interruptRun(t, env.bin, []string{"sanitize", env.big, "-o", filepath.Join(dir, "out.jsonl")}, syscall.SIGTERM, 1<<20)
 		if code != 143 {
 			t.Errorf("exit status %d after SIGTERM, want 143", code)
 		}
@@ -368,11 +368,11 @@ func fifoRun(t *testing.T, env *interruptEnv, command string) []byte {
 	return stdout.Bytes()
 }
 
-// interruptRun starts evcap with args, sends sig after signalAfter and
-// returns its exit status and standard error. It fails the test when the
+// interruptRun starts evcap with args, sends sig once it has run
+// signalAfter and read minRead bytes, and returns its exit status and standard error. It fails the test when the
 // command ended before the signal (the input is too small to interrupt)
 // or took more than the hang guard to stop.
-func interruptRun(t *testing.T, bin string, args []string, sig syscall.Signal) (int, string) {
+func interruptRun(t *testing.T, bin string, args []string, sig syscall.Signal, minRead int64) (int, string) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = t.TempDir()
@@ -383,10 +383,24 @@ func interruptRun(t *testing.T, bin string, args []string, sig syscall.Signal) (
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		t.Fatalf("evcap %s ended before the signal (%v); stderr:\n%s", strings.Join(args, " "), err, stderr.String())
-	case <-time.After(signalAfter):
+	// The signal goes once the command has run signalAfter and read
+	// minRead bytes: then it is past start-up (its handler is installed
+	// before it opens anything), however loaded the machine is.
+	started := time.After(signalAfter)
+	deadline := time.After(time.Minute)
+	for waited := false; !waited || readBytes(cmd.Process.Pid) < minRead; {
+		select {
+		case err := <-done:
+			t.Fatalf("evcap %s ended before the signal (%v); stderr:\n%s", strings.Join(args, " "), err, stderr.String())
+		case <-started:
+			waited = true
+			started = nil
+		case <-deadline:
+			cmd.Process.Kill()
+			<-done
+			t.Fatalf("evcap %s read under %d bytes in a minute", strings.Join(args, " "), minRead)
+		case <-time.After(5 * time.Millisecond):
+		}
 	}
 	sent := time.Now()
 	if err := cmd.Process.Signal(sig); err != nil {
@@ -407,6 +421,22 @@ func interruptRun(t *testing.T, bin string, args []string, sig syscall.Signal) (
 		t.Fatal(err)
 	}
 	return cmd.ProcessState.ExitCode(), stderr.String()
+}
+
+// readBytes is how many bytes process pid has read with read(2) and its
+// kin (rchar in /proc/pid/io), 0 when that cannot be read.
+func readBytes(pid int) int64 {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "rchar: "); ok {
+			n, _ := strconv.ParseInt(v, 10, 64)
+			return n
+		}
+	}
+	return 0
 }
 
 // checkNoOutput fails when the interrupted run left its output, or any
