@@ -29,8 +29,9 @@ import (
 // For scan_gen_test.go, which is in package envelope_test because
 // bench/gen imports this package.
 var (
-	SameAsOld = sameAsOld
-	CaptureOf = captureOf
+	SameAsOld   = sameAsOld
+	CaptureOf   = captureOf
+	RaceEnabled = raceEnabled
 )
 
 // step is one result of Reader.Next, comparable across readers.

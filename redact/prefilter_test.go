@@ -70,7 +70,7 @@ func TestKeywordSetMatchesNaive(t *testing.T) {
 	// overlapping matches are frequent.
 	alphabet := []byte("skSK-anteAKIpsword_cryTOKENhbgl:/\\.xy ")
 	rng := rand.New(rand.NewPCG(1, 2))
-	for n := range 20000 {
+	for n := range raceScaled(20000) {
 		size := 40
 		if n%10 == 0 {
 			size = 3 * laneMin // scanned as two lanes
