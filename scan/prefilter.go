@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"regexp"
 	"strings"
+
+	"github.com/evcap/evcap/internal/litdfa"
 )
 
 // The prefilter decides which rules run on a piece of text, with one
@@ -18,7 +20,7 @@ import (
 // cannot match. Rules from which no literal can be derived run on every
 // text long enough (alwaysRun lists them).
 type prefilter struct {
-	dfa *litDFA
+	dfa *litdfa.DFA
 	// clausesOf[p] are the clauses literal p satisfies; entryOf[c] is
 	// the entry clause c belongs to.
 	clausesOf [][]int
@@ -96,7 +98,7 @@ func newPrefilter(specs []filterSpec) *prefilter {
 		}
 		p.entries = append(p.entries, e)
 	}
-	p.dfa = newLitDFA(lits)
+	p.dfa = litdfa.New(lits)
 	for _, l := range lits {
 		p.maxLit = max(p.maxLit, len(l))
 	}
@@ -119,10 +121,10 @@ const foldChunk = 64 << 10
 func (p *prefilter) instance() *prefilter {
 	q := &prefilter{dfa: p.dfa, clausesOf: p.clausesOf, entryOf: p.entryOf, entries: p.entries, nClauses: p.nClauses,
 		open: p.open, maxLit: p.maxLit, chunk: p.chunk, sat: make([]uint32, p.nClauses),
-		fired: make([]uint32, len(p.dfa.outs)), marked: make([]uint64, len(p.open))}
+		fired: make([]uint32, p.dfa.NumOuts()), marked: make([]uint64, len(p.open))}
 	q.found = func(k int) {
 		q.hit = true
-		for _, l := range q.dfa.outs[k] {
+		for _, l := range q.dfa.Outs(k) {
 			for _, c := range q.clausesOf[l] {
 				q.sat[c] = q.gen
 				e := q.entryOf[c]
@@ -147,10 +149,10 @@ func (p *prefilter) search(text string) {
 	if p.nClauses == 0 {
 		return
 	}
-	if !needsFold(text) {
+	if !litdfa.NeedsFold(text) {
 		// The fold of text is its ASCII letters lowered, which the
 		// automaton's classes do themselves.
-		p.dfa.scan(text, 0, p.fired, p.gen, p.found)
+		p.dfa.Scan(text, 0, p.fired, p.gen, p.found)
 		return
 	}
 	// Text longer than a chunk is folded and searched a chunk at a time.
@@ -166,7 +168,7 @@ func (p *prefilter) search(text string) {
 	for c := 0; ; {
 		d := min(len(text), c+max(p.chunk, 2*overlap))
 		p.folded = foldText(p.folded[:0], text[c:d])
-		p.dfa.scan(bstr(p.folded), 0, p.fired, p.gen, p.found)
+		p.dfa.Scan(bstr(p.folded), 0, p.fired, p.gen, p.found)
 		if d == len(text) {
 			return
 		}

@@ -13,8 +13,9 @@ package main
 //	          validates too), decoding every string: what any redactor that
 //	          reads decoded text does
 //	keywords  + look for every built-in redaction rule's keywords in every
-//	          decoded string, with a case-folding Aho–Corasick DFA (one table
-//	          lookup per byte: the least a sound keyword prefilter can do)
+//	          decoded string with internal/litdfa, the case-folding
+//	          Aho–Corasick table scan's prefilter uses (one table lookup per
+//	          byte)
 //	write     + write every line to stdout (what sanitize and record must)
 //
 // No stage finds, replaces or reports anything. A redacting command
@@ -30,9 +31,11 @@ import (
 	"io"
 	"os"
 	"strings"
+	"unsafe"
 
 	"github.com/evcap/evcap/internal/jsonwalk"
 	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/internal/litdfa"
 	"github.com/evcap/evcap/redact"
 	"github.com/tidwall/gjson"
 )
@@ -76,12 +79,16 @@ func floor(stage, path string, stdout, stderr io.Writer) error {
 	}
 	defer f.Close()
 	out := bufio.NewWriterSize(stdout, 1<<16)
-	var kw *keywordDFA
+	var kw *litdfa.DFA
 	if depth >= 3 {
-		kw = newKeywordDFA(ruleKeywords())
+		kw = litdfa.New(ruleKeywords())
 	}
 	var w jsonwalk.Walker
 	v := &floorVisitor{kw: kw}
+	if kw != nil {
+		v.fired = make([]uint32, kw.NumOuts())
+		v.found = v.count
+	}
 	r := lines.NewReader(f)
 	for {
 		line, err := r.Next()
@@ -110,9 +117,13 @@ func floor(stage, path string, stdout, stderr io.Writer) error {
 	return out.Flush()
 }
 
-// floorVisitor decodes every string token and, with a DFA, searches it.
+// floorVisitor decodes every string token and, with a DFA, searches it;
+// hits counts the automaton's keyword states entered, once per string.
 type floorVisitor struct {
-	kw                   *keywordDFA
+	kw                   *litdfa.DFA
+	fired                []uint32
+	gen                  uint32
+	found                func(int)
 	strings, bytes, hits int
 }
 
@@ -124,10 +135,15 @@ func (v *floorVisitor) Visit(_ *jsonwalk.Walker, t *jsonwalk.Token) error {
 	v.strings++
 	v.bytes += len(text)
 	if v.kw != nil {
-		v.hits += v.kw.count(text)
+		v.gen++
+		// A string view of the token's text, which Scan only reads: a
+		// copy per string would be a cost no command pays.
+		v.kw.Scan(unsafe.String(unsafe.SliceData(text), len(text)), 0, v.fired, v.gen, v.found)
 	}
 	return nil
 }
+
+func (v *floorVisitor) count(int) { v.hits++ }
 
 // ruleKeywords is every keyword of every built-in rule, lower-cased.
 func ruleKeywords() []string {
@@ -143,81 +159,4 @@ func ruleKeywords() []string {
 		}
 	}
 	return kws
-}
-
-// keywordDFA is an Aho–Corasick automaton compiled to a full transition
-// table over ASCII-folded bytes: the scan is one table load per byte.
-type keywordDFA struct {
-	next []int32 // state*256 + byte → state
-	out  []bool  // a keyword ends in this state
-}
-
-func newKeywordDFA(kws []string) *keywordDFA {
-	// Trie first, as a goto table with -1 for "no edge".
-	gotoT := [][256]int32{{}}
-	for i := range gotoT[0] {
-		gotoT[0][i] = -1
-	}
-	out := []bool{false}
-	for _, k := range kws {
-		s := int32(0)
-		for i := 0; i < len(k); i++ {
-			c := k[i]
-			if gotoT[s][c] < 0 {
-				var row [256]int32
-				for j := range row {
-					row[j] = -1
-				}
-				gotoT = append(gotoT, row)
-				out = append(out, false)
-				gotoT[s][c] = int32(len(gotoT) - 1)
-			}
-			s = gotoT[s][c]
-		}
-		out[s] = true
-	}
-	// Breadth-first failure links turn the trie into a DFA.
-	n := len(gotoT)
-	next := make([]int32, n*256)
-	fail := make([]int32, n)
-	queue := make([]int32, 0, n)
-	for c := 0; c < 256; c++ {
-		if t := gotoT[0][c]; t >= 0 {
-			next[c] = t
-			queue = append(queue, t)
-		}
-	}
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		out[s] = out[s] || out[fail[s]]
-		for c := 0; c < 256; c++ {
-			if t := gotoT[s][c]; t >= 0 {
-				fail[t] = next[int(fail[s])*256+c]
-				next[int(s)*256+c] = t
-				queue = append(queue, t)
-			} else {
-				next[int(s)*256+c] = next[int(fail[s])*256+c]
-			}
-		}
-	}
-	// Fold ASCII upper case onto lower case.
-	for s := 0; s < n; s++ {
-		for c := 'A'; c <= 'Z'; c++ {
-			next[s*256+int(c)] = next[s*256+int(c-'A'+'a')]
-		}
-	}
-	return &keywordDFA{next: next, out: out}
-}
-
-// count returns how many keyword ends occur in text.
-func (d *keywordDFA) count(text []byte) int {
-	s, hits := int32(0), 0
-	for _, c := range text {
-		s = d.next[int(s)<<8|int(c)]
-		if d.out[s] {
-			hits++
-		}
-	}
-	return hits
 }

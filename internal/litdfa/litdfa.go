@@ -1,19 +1,23 @@
-package scan
+// Package litdfa finds which of a set of literals, ASCII case ignored,
+// occur in a text, in one pass of one table lookup per byte. scan's
+// prefilter uses it to decide which rules can match a string, and
+// evbench's floor to measure what such a search costs. It knows nothing of
+// rules or of JSON.
+package litdfa
 
 import "strings"
 
-// litDFA finds which of a set of folded literals occur in a text, in one
-// pass of one table lookup per byte: an Aho–Corasick automaton made a full
-// transition table over byte classes. The fold (foldText) is in the class
-// map for ASCII letters (an upper-case letter is in its lower case's
-// class), so a text is searched as it is, without a folded copy; only a
-// text holding the Kelvin sign or the long s, the two runes foldText
-// makes ASCII letters, is folded first (prefilter.search).
+// DFA finds which of a set of lower-case literals occur in a text: an
+// Aho–Corasick automaton made a full transition table over byte classes.
+// ASCII case folding is in the class map (an upper-case letter is in its
+// lower case's class), so a text is searched as it is, without a folded
+// copy; a caller that folds more than ASCII (scan folds the Kelvin sign
+// and the long s to k and s, see NeedsFold) folds such a text first.
 //
 // States are numbered so that those at which some literal ends come last
 // (at or past outStart): the loop tests one comparison per byte, and a
 // state's literals are reported once per search.
-type litDFA struct {
+type DFA struct {
 	class  [256]uint8
 	nclass uint32
 	// delta[s+c] is the state after state s (a row offset: the state's
@@ -27,8 +31,10 @@ type litDFA struct {
 	states   int
 }
 
-func newLitDFA(lits []string) *litDFA {
-	d := &litDFA{}
+// New builds the automaton of lits (lower case; an upper-case letter in a
+// literal matches only itself).
+func New(lits []string) *DFA {
+	d := &DFA{}
 	// Classes: every byte of a literal has its own (with its upper case
 	// for a letter); every other byte is class 0.
 	n := uint8(1)
@@ -128,11 +134,12 @@ func newLitDFA(lits []string) *litDFA {
 	return d
 }
 
-// scan runs the automaton over text from state s (a row offset) and calls
-// found with the index into outs of every state with literals it enters,
-// once per gen (fired[k] == gen: reported); it returns the state it ends
-// in.
-func (d *litDFA) scan(text string, s uint32, fired []uint32, gen uint32, found func(int)) uint32 {
+// Scan runs the automaton over text from state s (0 to start, or what a
+// Scan of the text before returned) and calls found with k, the number of
+// every state with literals it enters (Outs(k) lists them), once per gen:
+// fired (NumOuts long) holds, for each k, the gen it was last reported
+// in. It returns the state it ends in.
+func (d *DFA) Scan(text string, s uint32, fired []uint32, gen uint32, found func(int)) uint32 {
 	delta, class, out, nc := d.delta, &d.class, d.outStart, d.nclass
 	for i := 0; i < len(text); i++ {
 		s = delta[s+uint32(class[text[i]])]
@@ -146,9 +153,16 @@ func (d *litDFA) scan(text string, s uint32, fired []uint32, gen uint32, found f
 	return s
 }
 
-// needsFold reports whether text holds a rune foldText maps to an ASCII
-// letter from more than one byte (U+212A, U+017F): only then is the text
-// folded before the search.
-func needsFold(text string) bool {
+// NumOuts is the number of states with literals: the length fired needs.
+func (d *DFA) NumOuts() int { return len(d.outs) }
+
+// Outs are the literals (indexes into the list New was given) that end at
+// state k, those of its suffixes too.
+func (d *DFA) Outs(k int) []int32 { return d.outs[k] }
+
+// NeedsFold reports whether text holds a rune that Unicode simple folding
+// maps to an ASCII letter from more than one byte (U+212A, U+017F): a
+// caller matching with that folding folds such a text before the search.
+func NeedsFold(text string) bool {
 	return strings.Contains(text, "\u212A") || strings.Contains(text, "\u017F")
 }
