@@ -2,6 +2,7 @@ package gen
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -49,6 +50,18 @@ type Stats struct {
 	Planted []Planted
 	// Negatives lists every negative value in the order written.
 	Negatives []string
+}
+
+// Lines generates one run in memory and returns its lines (without their
+// newlines) and its stats: the input of benchmarks that time a normalizer
+// or redactor over a run's lines, not the reading of them.
+func Lines(o Options) ([][]byte, Stats, error) {
+	var raw bytes.Buffer
+	st, err := Write(&raw, o)
+	if err != nil {
+		return nil, st, err
+	}
+	return bytes.Split(bytes.TrimSuffix(raw.Bytes(), []byte("\n")), []byte("\n")), st, nil
 }
 
 // Write writes one generated run to w.

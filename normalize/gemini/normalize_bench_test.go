@@ -1,11 +1,9 @@
 package gemini_test
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/evcap/evcap/bench/gen"
-	"github.com/evcap/evcap/internal/lines"
 	"github.com/evcap/evcap/normalize/gemini"
 )
 
@@ -13,20 +11,11 @@ import (
 // through a fresh normalizer per iteration; b.SetBytes makes -bench report
 // MB/s, -benchmem the allocations per run.
 func BenchmarkNormalize(b *testing.B) {
-	var raw bytes.Buffer
-	if _, err := gen.Write(&raw, gen.Options{Provider: "gemini", Size: 8 << 20, Seed: 1, SecretEvery: 20}); err != nil {
+	ls, st, err := gen.Lines(gen.Options{Provider: "gemini", Size: 8 << 20, Seed: 1, SecretEvery: 20})
+	if err != nil {
 		b.Fatal(err)
 	}
-	var ls [][]byte
-	lr := lines.NewReader(bytes.NewReader(raw.Bytes()))
-	for {
-		l, err := lr.Next()
-		if err != nil {
-			break
-		}
-		ls = append(ls, bytes.Clone(l))
-	}
-	b.SetBytes(int64(raw.Len()))
+	b.SetBytes(st.Bytes)
 	b.ReportAllocs()
 	events := 0
 	for b.Loop() {
