@@ -99,3 +99,34 @@ func TestPrefetchPicksTheSplitterLines(t *testing.T) {
 		t.Fatalf("only %d of 300 rounds had %d whole lines to compare", compared, prefetchMin)
 	}
 }
+
+// TestPrefetchIsBounded checks that at most prefetchMaxBytes of lines go
+// to Prefetch at once, the first of the chunks' whole lines, however many
+// the chunks taken at once hold (the helpers keep a redacted copy of each
+// until it is pushed).
+func TestPrefetchIsBounded(t *testing.T) {
+	fp := &fakePrefetcher{}
+	p := &pipeline{opened: true}
+	p.ord.lr = fp
+	line := fmt.Appendf(nil, `{"pad":"%s"}`, make([]byte, 1000))
+	var items []chunk
+	for range 8 {
+		var b []byte
+		for range 100 {
+			b = append(append(b, line...), '\n')
+		}
+		items = append(items, chunk{stream: streamStdout, data: b})
+	}
+	p.prefetch(items)
+	size := 0
+	for i, l := range fp.got {
+		size += len(l)
+		if &l[0] != &items[i/100].data[(i%100)*(len(line)+1)] {
+			t.Fatalf("line %d handed over is not the %dth line of the chunks", i, i)
+		}
+	}
+	if size > prefetchMaxBytes || size < prefetchMaxBytes-len(line) {
+		t.Fatalf("Prefetch got %d bytes of lines (%d lines), want at most %d and no line fewer", size, len(fp.got), prefetchMaxBytes)
+	}
+	p.endPrefetch()
+}
