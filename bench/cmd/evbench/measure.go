@@ -13,7 +13,9 @@ import (
 // sample is one run of one tool.
 type sample struct {
 	wall, cpu time.Duration
-	maxRSS    int64 // bytes
+	sys       time.Duration // the kernel's share of cpu
+	faults    int64         // page faults (minor and major)
+	maxRSS    int64         // bytes
 	exit      int
 }
 
@@ -71,6 +73,8 @@ func measure(argv []string, in, out string, env ...string) (sample, error) {
 	s := sample{
 		wall:   wall,
 		cpu:    time.Duration(ru.Utime.Nano() + ru.Stime.Nano()),
+		sys:    time.Duration(ru.Stime.Nano()),
+		faults: ru.Minflt + ru.Majflt,
 		maxRSS: ru.Maxrss << 10,
 		exit:   cmd.ProcessState.ExitCode(),
 	}
