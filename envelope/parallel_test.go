@@ -151,3 +151,122 @@ func TestKnownStage(t *testing.T) {
 		}
 	}
 }
+
+// heldCapture is n native_in records whose payloads say their sequence
+// (and are padded to about 300 bytes), so that a payload read into again
+// shows.
+func heldCapture(n int) []byte {
+	var b bytes.Buffer
+	for i := range n {
+		fmt.Fprintf(&b, `{"schemaVersion":1,"captureId":"C","sequence":%d,"timestamp":"t","provider":"p","sessionId":"","turnId":"","stage":"native_in","eventType":"e","payload":{"n":%d,"t":"%s"},"redactions":[]}`+"\n", i+1, i+1, strings.Repeat("x", i%300))
+	}
+	return b.Bytes()
+}
+
+// TestParallelReaderHold: the records of a held batch keep their bytes
+// while Next reads on, through more chunks than the reader has, until
+// the Hold is released; each batch has its own number; and the chunks go
+// back to be read into once released (the reading does not stall).
+func TestParallelReaderHold(t *testing.T) {
+	data := heldCapture(3000)
+	r := newParallelReader(context.Background(), bytes.NewReader(data), "cap.jsonl", ParallelOptions{Workers: 1}, 700)
+	defer r.Close()
+	type held struct {
+		h        Hold
+		payloads [][]byte // as Next returned them: pointing into the chunk
+		want     []string // their bytes when returned
+	}
+	var queue []*held
+	var batch uint64
+	records, batches := 0, 0
+	check := func(hd *held) {
+		for i, p := range hd.payloads {
+			if string(p) != hd.want[i] {
+				t.Fatalf("a held payload changed before its Release: %q, was %q", p, hd.want[i])
+			}
+		}
+	}
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		records++
+		if r.Owned() {
+			t.Fatal("a record of a 700-byte chunk is Owned")
+		}
+		if b := r.Batch(); b != batch {
+			if b != batch+1 {
+				t.Fatalf("Batch went from %d to %d", batch, b)
+			}
+			batch = b
+			batches++
+			queue = append(queue, &held{h: r.Hold()})
+			// Keep the last five batches held: more chunks than the
+			// reader's 2×1+6 hold records ahead of Next in all.
+			if len(queue) > 5 {
+				check(queue[0])
+				queue[0].h.Release()
+				queue = queue[1:]
+			}
+		}
+		hd := queue[len(queue)-1]
+		hd.payloads = append(hd.payloads, rec.Payload)
+		hd.want = append(hd.want, string(rec.Payload))
+	}
+	for _, hd := range queue {
+		check(hd)
+		hd.h.Release()
+	}
+	if records != 3000 {
+		t.Errorf("read %d records, want 3000", records)
+	}
+	if batches < 100 {
+		t.Errorf("only %d batches of 700-byte chunks over %d bytes", batches, len(data))
+	}
+	Hold{}.Release() // the zero Hold's Release does nothing
+}
+
+// TestParallelReaderOwned: a line longer than the reader keeps buffers
+// for is read into a buffer of its own, which is never read into again:
+// its record, and the records read with it, are Owned and keep their
+// bytes for good; records of ordinary chunks are not Owned.
+func TestParallelReaderOwned(t *testing.T) {
+	var b bytes.Buffer
+	b.Write(heldCapture(50))
+	fmt.Fprintf(&b, `{"schemaVersion":1,"captureId":"C","sequence":51,"timestamp":"t","provider":"p","sessionId":"","turnId":"","stage":"native_in","eventType":"e","payload":{"t":"%s"},"redactions":[]}`+"\n", strings.Repeat("y", parallelKeep+100))
+	rest := heldCapture(2000)
+	b.Write(bytes.ReplaceAll(rest, []byte(`"sequence":`), []byte(`"sequence":1`)))
+	r := newParallelReader(context.Background(), bytes.NewReader(b.Bytes()), "cap.jsonl", ParallelOptions{Workers: 1}, 700)
+	defer r.Close()
+	var kept [][]byte
+	var want []string
+	owned := 0
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Owned() {
+			owned++
+			kept = append(kept, rec.Payload)
+			want = append(want, string(rec.Payload))
+		} else if rec.Sequence == 51 {
+			t.Fatal("the long line's record is not Owned")
+		}
+	}
+	if owned == 0 || owned > 3 {
+		t.Fatalf("%d records Owned, want the long line's and at most the two read with it", owned)
+	}
+	for i, p := range kept {
+		if string(p) != want[i] {
+			t.Errorf("an Owned payload changed after the reading went on (%d bytes)", len(p))
+		}
+	}
+}

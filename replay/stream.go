@@ -442,21 +442,18 @@ func streamNative(ctx context.Context, r io.ReadSeeker, name string, opts Option
 	// JSON payload inside it is valid JSON too: a normalizer that can skip
 	// its own check is handed the payload as it is.
 	valid, _ := n.(event.ValidLiner)
+	owned, _ := n.(event.OwnedLiner)
 	er := envelope.NewParallelReader(ctx, r, name, envelope.ParallelOptions{})
 	defer er.Close()
 	c := newStreamCmp(name)
+	// The comparer runs on a goroutine of its own (see cmpFeed), fed in
+	// batches: this one reads and normalizes.
+	f := newCmpFeed(c)
+	defer f.stop()
 	var (
 		prev             int64
 		natives, records int
 	)
-	feed := func(evs []event.Event) {
-		for _, e := range evs {
-			if c.gotFull() {
-				return
-			}
-			c.addGot(e)
-		}
-	}
 	for {
 		if err := context.Cause(ctx); err != nil {
 			return err
@@ -481,27 +478,35 @@ func streamNative(ctx context.Context, r io.ReadSeeker, name string, opts Option
 				continue
 			}
 			natives++
-			if c.gotFull() {
+			if f.full.Load() {
 				// The report has all it needs from this side; read on only
 				// for the errors the in-memory path would report instead.
 				continue
 			}
-			if valid != nil && rec.EventType != envelope.EventNonJSON && rec.EventType != envelope.EventStderr {
-				feed(valid.LineValid(rec.Sequence, rec.Payload))
-				continue
+			var evs []event.Event
+			switch {
+			case valid == nil || rec.EventType == envelope.EventNonJSON || rec.EventType == envelope.EventStderr:
+				evs = n.Line(rec.Sequence, envelope.DecodeNativeLine(rec.EventType, rec.Payload))
+			case owned != nil && er.Owned():
+				// A long line in a buffer of its own, never read into
+				// again: the normalizer may keep strings of it uncopied.
+				evs = owned.LineOwned(rec.Sequence, rec.Payload)
+			default:
+				evs = valid.LineValid(rec.Sequence, rec.Payload)
 			}
-			feed(n.Line(rec.Sequence, envelope.DecodeNativeLine(rec.EventType, rec.Payload)))
+			f.got(evs)
 		case envelope.StageNormalizedOut:
 			records++
-			c.addWant(rec.Sequence, rec.Payload, rec.Cause)
+			f.want(er, rec)
 		}
 	}
 	if natives == 0 {
 		return fmt.Errorf("%w: %s has no native_in records", ErrBadInput, name)
 	}
-	if !c.gotFull() {
-		feed(n.End())
+	if !f.full.Load() {
+		f.got(n.End())
 	}
+	f.finish()
 	if c.err != nil {
 		return c.err
 	}

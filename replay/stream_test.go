@@ -316,3 +316,55 @@ func TestRunCaptureContext(t *testing.T) {
 		t.Errorf("CaptureTimesContext: got %v, want the context's cause", err)
 	}
 }
+
+// TestRunCaptureManyChunks is TestRunCaptureMatchesInMemory on a capture
+// of several of the envelope reader's 256 KiB chunks (a corpus run four
+// times over, 1.5 MB), whose normalized_out records trail their native
+// lines by more lines than the comparer takes in one batch: the streaming
+// comparer, fed from another goroutine, holds the chunks of the records
+// it has not compared yet, across chunk ends, and must still agree with
+// the in-memory path when the recorded events match, differ late in the
+// run, or end early.
+func TestRunCaptureManyChunks(t *testing.T) {
+	one := corpusLines(t, "../testdata/corpus/claude/long-text-partial.stdout.jsonl")
+	var lines [][]byte
+	for range 4 {
+		lines = append(lines, one...)
+	}
+	keep := func(evs []event.Event) []event.Event { return evs }
+	total := 0
+	edits := map[string]func([]event.Event) []event.Event{
+		"as-recorded": keep,
+		// One text delta late in the run says something else.
+		"late-text": func(evs []event.Event) []event.Event {
+			for i := range evs {
+				if total++; total == 2000 {
+					evs[i].Text += "!"
+				}
+			}
+			return evs
+		},
+		"recorded-short": func(evs []event.Event) []event.Event {
+			if len(evs) > 0 {
+				return evs[:len(evs)-1]
+			}
+			return evs
+		},
+	}
+	for editName, edit := range edits {
+		for _, lag := range []int{1, 700} {
+			total = 0
+			b := buildCapture(t, "claude", lines, lag, edit)
+			if len(b) < 4*256<<10 {
+				t.Fatalf("the capture is %d bytes, not several chunks", len(b))
+			}
+			opts := replay.Options{Mode: replay.ModeNative, Normalizer: streamNormalizers["claude"]}
+			want := inMemory(t, b, "many.capture.jsonl", opts)
+			got := replay.RunCapture(bytes.NewReader(b), "many.capture.jsonl", opts)
+			compareResults(t, "long-text-partial ×4", editName, "none", lag, want, got)
+			if (want == nil) != (editName == "as-recorded") {
+				t.Errorf("%s lag %d: in memory gave %v", editName, lag, want)
+			}
+		}
+	}
+}
