@@ -75,3 +75,15 @@ type OwnedLiner interface {
 	ValidLiner
 	LineOwned(ref int64, line []byte) []Event
 }
+
+// InPlaceLiner is a ValidLiner whose Line and LineValid read the line in
+// place and copy only the strings their events and state keep (see
+// Event.Detach), instead of copying the whole line first: a caller that
+// reuses its line buffers (as Line's contract allows) then does less work
+// than one that makes a fresh copy of each line for LineOwned, and touches
+// no fresh memory. source.Native.Normalize checks for it.
+type InPlaceLiner interface {
+	ValidLiner
+	// ReadsLinesInPlace marks the interface; it does nothing.
+	ReadsLinesInPlace()
+}

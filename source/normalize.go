@@ -30,7 +30,9 @@ import (
 // normalize). A line is handed to the normalizer as LineOwned when n is an
 // event.OwnedLiner and the line is JSON (the copy is never changed, so
 // the normalizer keeps strings of it without copying them), else as
-// LineValid or Line. Lines and events in flight are bounded: at most
+// LineValid or Line; when n is an event.InPlaceLiner, always as LineValid
+// or Line, copied into a buffer its batch reuses (n copies only what it
+// keeps, and no fresh memory is touched for each line). Lines and events in flight are bounded: at most
 // 256 KiB of lines (or one line of any length) and their events, beyond
 // what the normalizer keeps; more bought no speed and raised the peak
 // memory of a long run by a tenth.
@@ -50,6 +52,11 @@ func (in *Native) normalize(ctx context.Context, n event.Normalizer, p *pipeline
 	p.in, p.n, p.done = in, n, make(chan struct{})
 	p.vl, _ = n.(event.ValidLiner)
 	p.ol, _ = n.(event.OwnedLiner)
+	if _, ok := n.(event.InPlaceLiner); ok {
+		// LineValid on the batch's reused buffer beats LineOwned on a
+		// fresh copy: the normalizer copies only what it keeps.
+		p.ol, p.inPlace = nil, true
+	}
 	p.budget.cond.L = &p.budget.mu
 	p.budget.limit = pipeBytes
 	p.free = make(chan *pipeBatch, pipeDepth*2+4)
@@ -78,6 +85,11 @@ const (
 	pipeBatchBytes = 32 << 10
 	// pipeDepth is how many batches wait between two goroutines.
 	pipeDepth = 2
+	// batchBufSize is the size of a batch's buffer for the copies of its
+	// lines (pipeBatchBytes and a last line of a few KiB), and a buffer
+	// grown past batchBufMax (for one longer line) is not kept.
+	batchBufSize = pipeBatchBytes + 8<<10
+	batchBufMax  = 4 * batchBufSize
 )
 
 // pipeBatch is a run of consecutive lines on their way through the
@@ -93,14 +105,20 @@ type pipeBatch struct {
 	// (copying them into one slice cost write barriers on every pointer).
 	evs [][]event.Event
 	err error
+	// buf holds the copies of the batch's lines for an event.InPlaceLiner,
+	// reused with the batch: such a normalizer keeps no byte of it.
+	buf []byte
 }
 
 type pipeline struct {
-	in   *Native
-	n    event.Normalizer
-	vl   event.ValidLiner
-	ol   event.OwnedLiner
-	free chan *pipeBatch
+	in *Native
+	n  event.Normalizer
+	vl event.ValidLiner
+	ol event.OwnedLiner
+	// inPlace says n is an event.InPlaceLiner: lines are copied into
+	// their batch's buf.
+	inPlace bool
+	free    chan *pipeBatch
 	// done is closed when the pipeline stops (an error, the end).
 	done     chan struct{}
 	stopOnce sync.Once
@@ -183,6 +201,10 @@ func (p *pipeline) recycle(b *pipeBatch) {
 	clear(b.lines)
 	clear(b.evs)
 	b.refs, b.lines, b.valid, b.evs = b.refs[:0], b.lines[:0], b.valid[:0], b.evs[:0]
+	if cap(b.buf) > batchBufMax {
+		b.buf = nil // the copy of a longer line than usual
+	}
+	b.buf = b.buf[:0]
 	b.bytes, b.err = 0, nil
 	select {
 	case p.free <- b:
@@ -232,8 +254,25 @@ func (p *pipeline) read(ctx context.Context, out chan<- *pipeBatch) {
 				return
 			}
 		}
+		if p.inPlace && !p.in.fresh && len(b.lines) > 0 && cap(b.buf)-len(b.buf) < len(line) {
+			// The copy would not fit the batch's buffer: a new batch
+			// (appending would move the lines already copied).
+			if !p.send(out, b) {
+				return
+			}
+			b = p.batch()
+		}
 		b.refs = append(b.refs, ref)
-		if !p.in.fresh {
+		switch {
+		case p.in.fresh: // nothing else refers to it
+		case p.inPlace:
+			if cap(b.buf) == 0 {
+				b.buf = make([]byte, 0, max(batchBufSize, len(line)))
+			}
+			start := len(b.buf)
+			b.buf = append(b.buf, line...)
+			line = b.buf[start:len(b.buf):len(b.buf)]
+		default:
 			line = append(make([]byte, 0, len(line)), line...)
 		}
 		b.lines = append(b.lines, line)

@@ -73,7 +73,7 @@ func (n *Normalizer) controlRequest(ref int64, v gjson.Result) []event.Event {
 	case "can_use_tool":
 		tool := r.Get("tool_name").String()
 		toolID := r.Get("tool_use_id").String()
-		n.perms[id] = permRequest{toolCallID: toolID, tool: tool}
+		n.perms[n.keep(id)] = permRequest{toolCallID: n.keep(toolID), tool: n.keep(tool)}
 		_, summary := toolName(tool, r.Get("input"))
 		msg := r.Get("decision_reason").String()
 		if msg == "" {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/internal/census"
@@ -59,6 +60,15 @@ type Normalizer struct {
 	// delta and its message, in one walk (see linePick); its results hold
 	// for the line being normalized.
 	pick *jsonpick.Nested
+
+	// borrowed is the line being normalized when the caller did not give
+	// it away (Line, LineValid): the line is read in place, not copied,
+	// and the strings of it that the state keeps (keep) and the events
+	// carry (event.Detach) are copied into arena instead, a few bytes
+	// where a copy of the line was hundreds. Nil otherwise.
+	borrowed []byte
+	arena    []byte
+	cloneFn  func(string) string
 }
 
 // Options change how a Normalizer reads its stream. The zero value gives
@@ -113,7 +123,7 @@ func New() *Normalizer { return NewWithOptions(Options{}) }
 // NewWithOptions returns a Normalizer at the start of a stream that reads
 // it as o says.
 func NewWithOptions(o Options) *Normalizer {
-	return &Normalizer{
+	n := &Normalizer{
 		streamed:   map[string]bool{},
 		streams:    map[string]*stream{},
 		agents:     map[string]*event.Agent{},
@@ -124,6 +134,8 @@ func NewWithOptions(o Options) *Normalizer {
 		cumulative: o.CumulativeDeltas,
 		pick:       linePick(),
 	}
+	n.cloneFn = n.clone
+	return n
 }
 
 // Line normalizes one native line (without its newline). ref goes into the
@@ -147,6 +159,10 @@ func (n *Normalizer) LineOwned(ref int64, line []byte) []event.Event {
 	return n.line(ref, line, true, true)
 }
 
+// ReadsLinesInPlace says that Line and LineValid copy only what they keep
+// of the line, not the line (event.InPlaceLiner).
+func (n *Normalizer) ReadsLinesInPlace() {}
+
 // line is Line; valid says the caller has validated the line, owned that
 // it gave the line away.
 func (n *Normalizer) line(ref int64, line []byte, valid, owned bool) []event.Event {
@@ -157,24 +173,63 @@ func (n *Normalizer) line(ref int64, line []byte, valid, owned bool) []event.Eve
 	if !valid && !jsonpick.Valid(line) { // gjson.ValidBytes, faster: see internal/jsonpick
 		return []event.Event{unknown(ref, census.Invalid)}
 	}
-	var v gjson.Result
-	if owned {
-		v = jsonpick.ParseOwned(line)
-	} else {
-		v = gjson.ParseBytes(line)
-	}
+	// The line is read in place either way; a line not given away is
+	// borrowed only for this call (see borrowed).
+	v := jsonpick.ParseOwned(line)
 	if !v.IsObject() {
 		return []event.Event{unknown(ref, census.Invalid)}
 	}
+	if owned {
+		return n.object(ref, v)
+	}
+	n.borrowed = line
+	evs := n.object(ref, v)
+	for i := range evs {
+		evs[i].Detach(line, n.cloneFn)
+	}
+	n.borrowed = nil
+	return evs
+}
+
+// object normalizes the line v, a JSON object.
+func (n *Normalizer) object(ref int64, v gjson.Result) []event.Event {
 	jsonpick.PickNested(v, n.pick)
 	f := (*[lineFields]gjson.Result)(n.pick.Out)
-	parent := f[lParent].String()
+	parent := n.keep(f[lParent].String())
 	if st := f[lSubagentType].String(); parent != "" && st != "" {
 		// Claude Code 2.1 names the subagent on each of its lines too.
-		n.agentFor(parent).Name = st
+		n.agentFor(parent).Name = n.keep(st)
 	}
 	n.cur = n.streamOf(parent)
 	return n.nest(parent, n.dispatch(ref, v, f))
+}
+
+// keep returns s, or a copy of it when s is part of a borrowed line: for
+// every string the state keeps beyond the line being normalized (map keys
+// included: storing a key again replaces the key the map held).
+func (n *Normalizer) keep(s string) string {
+	if n.borrowed == nil || len(s) == 0 {
+		return s
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.SliceData(n.borrowed)))
+	if p >= uintptr(len(n.borrowed)) {
+		return s
+	}
+	return n.clone(s)
+}
+
+// clone copies s into the arena, a block that is only ever appended to
+// (so no string of it changes), or on its own when it is long.
+func (n *Normalizer) clone(s string) string {
+	const block = 16 << 10
+	if len(s) > block/8 {
+		return strings.Clone(s)
+	}
+	if cap(n.arena)-len(n.arena) < len(s) {
+		n.arena = make([]byte, 0, block)
+	}
+	n.arena = append(n.arena, s...)
+	return unsafe.String(&n.arena[len(n.arena)-len(s)], len(s))
 }
 
 // dispatch normalizes the line v, whose top-level fields f holds (see pick).
@@ -279,7 +334,7 @@ func (n *Normalizer) streamEvent(ref int64, v, e gjson.Result) []event.Event {
 	switch f[eType].String() {
 	case "message_start":
 		m := f[eMessage]
-		n.cur.msgID = m.Get("id").String()
+		n.cur.msgID = n.keep(m.Get("id").String())
 		n.streamed[n.cur.msgID] = true
 		n.usageOf[n.cur.msgID] = true
 		n.cur.msgUsage = anthropicUsage(m.Get("usage"))
@@ -339,7 +394,7 @@ func (n *Normalizer) blockStart(ref int64, v gjson.Result, e *[eventFields]gjson
 		b.text.WriteString(cb.Get("thinking").String())
 	case "tool_use", "server_tool_use":
 		b.kind = event.KindTool
-		b.id, b.name = cb.Get("id").String(), cb.Get("name").String()
+		b.id, b.name = n.keep(cb.Get("id").String()), n.keep(cb.Get("name").String())
 		name, _ := toolName(b.name, gjson.Result{})
 		base.PartID, base.ToolCallID = "", b.id
 		base.Tool = &event.Tool{Name: name}
@@ -440,7 +495,7 @@ func (n *Normalizer) closeBlock(idx int64, stop *int64) (event.Event, bool) {
 
 func (n *Normalizer) assistant(ref int64, v gjson.Result, lf *[lineFields]gjson.Result) []event.Event {
 	m := (*[messageFields]gjson.Result)(n.pick.Sub[lMessage].Out)
-	id := m[mID].String()
+	id := n.keep(m[mID].String()) // a key of streamed, usageOf and parts
 	var out []event.Event
 	if m[mModel].String() == "<synthetic>" || lf[lError].Exists() {
 		// Claude Code reports a failed API call (401, 400, …) as an

@@ -16,14 +16,14 @@ func (n *Normalizer) noteSubagent(toolCallID, name string, input gjson.Result) {
 	if toolCallID == "" || (name != "Task" && name != "Agent") {
 		return
 	}
-	a := n.agentFor(toolCallID)
+	a := n.agentFor(n.keep(toolCallID))
 	if t := input.Get("subagent_type").String(); t != "" {
-		a.Name = t
+		a.Name = n.keep(t)
 	}
 }
 
 // agentFor returns the identity of the subagent started by toolCallID,
-// making an empty one on first use.
+// making an empty one on first use (toolCallID must be one keep gave).
 func (n *Normalizer) agentFor(toolCallID string) *event.Agent {
 	a, ok := n.agents[toolCallID]
 	if !ok {
@@ -62,8 +62,8 @@ func (n *Normalizer) nest(parent string, evs []event.Event) []event.Event {
 // started it, when known; the line itself belongs to the agent that made
 // that call.
 func (n *Normalizer) task(ref int64, v gjson.Result) []event.Event {
-	taskID := v.Get("task_id").String()
-	toolID := v.Get("tool_use_id").String()
+	taskID := n.keep(v.Get("task_id").String())
+	toolID := n.keep(v.Get("tool_use_id").String())
 	if toolID == "" {
 		toolID = n.taskTool[taskID]
 	}
@@ -73,7 +73,7 @@ func (n *Normalizer) task(ref int64, v gjson.Result) []event.Event {
 		known := n.agentFor(toolID)
 		known.ID = taskID
 		if t := v.Get("subagent_type").String(); t != "" {
-			known.Name = t
+			known.Name = n.keep(t)
 		}
 		a.Name = known.Name
 	}
