@@ -276,16 +276,37 @@ func (j *jsonRedaction) stringEdits(t *jsonwalk.Token, dec []byte, sc scope) []s
 			return []span{{start: 0, end: len(dec), rule: rule, repl: repl}}
 		}
 	}
+	cut := r.cuts(dec)
 	var spans []span
 	if len(dec) >= r.minLen {
 		found := j.found(t, dec)
-		spans = r.findSpansFound(dec, &found, 0, j.spans)
+		spans = r.findSpansLong(dec, &found, j.spans, cut)
 		j.keepSpans(spans)
 	}
-	if r.maxString > 0 && len(dec) > r.maxString && !r.disabled[RuleLargeString] {
+	if cut {
 		spans = r.truncate(dec, spans)
 	}
 	return spans
+}
+
+// cuts reports whether truncate cuts text.
+func (r *Redactor) cuts(text []byte) bool {
+	return r.maxString > 0 && len(text) > r.maxString && !r.disabled[RuleLargeString]
+}
+
+// findSpansLong is findSpansFound(text, found, 0, buf), except that when
+// cut is set (the text is about to be truncated) the path spans that
+// truncate would drop with the middle may be missing: truncate gives the
+// same spans either way (findSpansCut).
+func (r *Redactor) findSpansLong(text []byte, found *bitset, buf []span, cut bool) []span {
+	if cut {
+		if m1, m2 := r.maxString/2, len(text)-r.maxString/4; m1 < m2 {
+			if spans, ok := r.findSpansCut(text, found, 0, buf, m1, m2); ok {
+				return spans
+			}
+		}
+	}
+	return r.findSpansFound(text, found, 0, buf)
 }
 
 // wholeValue decides whether the key context makes the whole string a

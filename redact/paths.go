@@ -64,14 +64,18 @@ func slug(p string) string {
 
 // pathSpans finds the needles in text; found is what the keyword set found
 // in text, which says which needles to look for when they have bits.
-func (r *Redactor) pathSpans(text []byte, found *bitset, protect func() [][2]int, spans []span, prio int) []span {
+// When m1 < m2, spans that lie wholly in text[m1:m2] may be left out (see
+// findSpansCut); every other span is found as without them.
+func (r *Redactor) pathSpans(text []byte, found *bitset, protect func() [][2]int, spans []span, prio, m1, m2 int) []span {
 	if !r.disabled[RulePathHome] {
-		spans = homeSpans(text, protect, spans, prio)
+		spans = homeSpans(text, protect, spans, prio, m1, m2)
 	}
 	for k, n := range r.paths {
 		if r.needleBase >= 0 && !found.has(r.needleBase+k) {
 			continue
 		}
+		// Occurrences that start in [m1, skipEnd) end by m2: skipped.
+		skipEnd := m2 - len(n.text) + 1
 		for i := 0; ; {
 			j := bytes.Index(text[i:], n.text)
 			if j < 0 {
@@ -79,6 +83,10 @@ func (r *Redactor) pathSpans(text []byte, found *bitset, protect func() [][2]int
 			}
 			s, e := i+j, i+j+len(n.text)
 			i = s + 1
+			if s >= m1 && s < skipEnd {
+				i = skipEnd
+				continue
+			}
 			if !pathEdges(text, s, e, n.slug) || overlapsAny(s, e, protect()) {
 				continue
 			}
@@ -133,13 +141,28 @@ var homeNeedles = []string{"/home/", "/users/", "/root", "/-root", `:\users`, `:
 // Code's project-slug forms of them (-home-<name>, -Users-<name>,
 // C--Users-<name>, and -root after a "/"). Each becomes <HOME>; the rest
 // of the path is kept.
-func homeSpans(text []byte, protect func() [][2]int, spans []span, prio int) []span {
+//
+// When m1 < m2, the spans that start between two whitespace bytes of
+// text[m1:m2] are left out and not searched for: no span holds
+// whitespace, so each of them ends by m2, and the scan that resumes at
+// the second whitespace byte is where the whole scan would be.
+func homeSpans(text []byte, protect func() [][2]int, spans []span, prio, m1, m2 int) []span {
 	add := func(s, e int) {
 		if !overlapsAny(s, e, protect()) {
 			spans = append(spans, span{start: s, end: e, rule: RulePathHome, repl: PlaceholderHome, prio: prio})
 		}
 	}
+	skip := m1 < m2
 	for i := 0; i < len(text); i++ {
+		if skip && i >= m1 && isSpace(text[i]) {
+			skip = false
+			if i < m2 {
+				if b := lastSpace(text[i+1 : m2]); b >= 0 {
+					i += 1 + b
+				}
+			}
+			continue
+		}
 		switch c := text[i]; c {
 		case '/':
 			if !homeLeft(text, i) {
@@ -232,8 +255,19 @@ func homeSpans(text []byte, protect func() [][2]int, spans []span, prio int) []s
 			i = e - 1
 		}
 	}
-	// The Windows slug: C--Users-<name>.
+	// The Windows slug: C--Users-<name>. Its spans hold no whitespace
+	// either: from past m1, the search may resume at the last whitespace
+	// byte before m2.
+	skip = m1 < m2
 	for i := 0; ; {
+		if skip && i > m1 {
+			skip = false
+			if i < m2 {
+				if b := lastSpace(text[i:m2]); b > 0 {
+					i += b
+				}
+			}
+		}
 		k := bytes.Index(text[i:], []byte("--Users-"))
 		if k < 0 {
 			break
@@ -265,6 +299,13 @@ func homeLeft(text []byte, i int) bool {
 		return true // after an escape such as \n in text that was not decoded
 	}
 	return !isAlnum(c) && c != '.' && c != '_' && c != '-' && c != '%'
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' || c == '\r' }
+
+// lastSpace is the index of the last whitespace byte of b, or -1.
+func lastSpace(b []byte) int {
+	return bytes.LastIndexAny(b, " \n\t\r")
 }
 
 func isNameByte(c byte) bool { return isAlnum(c) || c == '.' || c == '_' || c == '-' }

@@ -167,11 +167,15 @@ func (r *Redactor) Text(text []byte) ([]byte, []Finding) {
 // large-string finding's OriginalLength is the whole text's length, as in
 // JSON.
 func (r *Redactor) TextValue(text []byte) ([]byte, []Finding) {
-	spans := r.findSpans(text)
-	if r.maxString > 0 && len(text) > r.maxString && !r.disabled[RuleLargeString] {
-		spans = r.truncate(text, spans)
+	if !r.cuts(text) {
+		return r.applyText(text, r.findSpans(text))
 	}
-	return r.applyText(text, spans)
+	var spans []span
+	if len(text) >= r.minLen {
+		found := r.keywords.scan(text)
+		spans = r.findSpansLong(text, &found, nil, true)
+	}
+	return r.applyText(text, r.truncate(text, spans))
 }
 
 // applyText replaces the spans of text and lists them as findings with an

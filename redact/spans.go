@@ -161,8 +161,24 @@ func (r *Redactor) findSpansDepth(text []byte, depth int) []span {
 // from one scan of the whole line). The spans are appended to buf[:0],
 // whose array the caller may give again once it is done with them.
 func (r *Redactor) findSpansFound(text []byte, found *bitset, depth int, buf []span) []span {
+	spans, _ := r.findSpansCut(text, found, depth, buf, 0, 0)
+	return spans
+}
+
+// findSpansCut is findSpansFound that, when m1 < m2, leaves out the path
+// spans that lie wholly in text[m1:m2] (and does not search there for
+// them): a string about to be cut to a head and a tail (truncate) loses
+// that part anyway, and a long tool output holds a path on every line.
+// ok reports whether the spans it gives are, before m1 and from m2 on,
+// exactly findSpansFound's, which holds when no span that starts in
+// [m1, m2) ends after m2, no resolved span that starts before m1 ends
+// after m2 (then the spans from m2 on are resolved as they would be with
+// the left-out ones), and no two spans tie in resolve's order with
+// different replacements (whose order an unstable sort picks). When ok
+// is false the caller runs findSpansFound.
+func (r *Redactor) findSpansCut(text []byte, found *bitset, depth int, buf []span, m1, m2 int) (_ []span, ok bool) {
 	if len(text) < r.minLen {
-		return nil
+		return nil, true
 	}
 	var prot [][2]int
 	protDone := false
@@ -200,7 +216,7 @@ func (r *Redactor) findSpansFound(text []byte, found *bitset, depth int, buf []s
 		spans = r.blobSpans(text, protect, spans, base+1)
 	}
 	if found.has(pathsBit) {
-		spans = r.pathSpans(text, found, protect, spans, base+2)
+		spans = r.pathSpans(text, found, protect, spans, base+2, m1, m2)
 	}
 	n := len(spans)
 	spans = r.decodedSpans(text, depth, spans)
@@ -214,7 +230,51 @@ func (r *Redactor) findSpansFound(text []byte, found *bitset, depth int, buf []s
 		}
 		spans = kept
 	}
-	return resolve(spans)
+	if m1 < m2 {
+		for _, s := range spans {
+			if s.start >= m1 && s.start < m2 && s.end > m2 {
+				return spans, false
+			}
+		}
+		if hasTie(spans) {
+			return spans, false
+		}
+		spans = resolve(spans)
+		for i := len(spans) - 1; i >= 0; i-- {
+			if spans[i].start < m1 {
+				if spans[i].end > m2 {
+					return spans, false
+				}
+				break
+			}
+		}
+		return spans, true
+	}
+	return resolve(spans), true
+}
+
+// hasTie reports whether two of spans compare equal in resolve's order
+// (cmpSpan) but differ in rule or replacement.
+func hasTie(spans []span) bool {
+	if len(spans) < 2 {
+		return false
+	}
+	cp := spanCopies.Get().(*[]span)
+	defer func() {
+		if cap(*cp) > maxKeptCopy {
+			*cp = nil
+		}
+		spanCopies.Put(cp)
+	}()
+	s := append((*cp)[:0], spans...)
+	*cp = s
+	slices.SortFunc(s, cmpSpan)
+	for i := 1; i < len(s); i++ {
+		if cmpSpan(s[i-1], s[i]) == 0 && (s[i-1].rule != s[i].rule || s[i-1].repl != s[i].repl) {
+			return true
+		}
+	}
+	return false
 }
 
 // ruleSpans adds the matches of rule prio in text.
