@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -87,6 +88,41 @@ func TestNativeRawLikeLines(t *testing.T) {
 			}
 			if torn > 0 && !strings.HasPrefix(warn.String(), "evcap: in.jsonl:") {
 				t.Fatalf("warning does not name the input and line: %q", warn.String())
+			}
+		}
+	}
+}
+
+// TestNativeRawLongLines reads lines long enough that their slice grows
+// from 1 MiB to 4 and then 16 (and a torn last one), each with its bytes
+// in order: a piece lost or repeated at a growth would show.
+func TestNativeRawLongLines(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("first\n")
+	want := []string{"first"}
+	for i, n := range []int{1 << 20, 5<<20 + 3, 4<<20 + 1} {
+		var l strings.Builder
+		for l.Len() < n {
+			fmt.Fprintf(&l, "%d:%d,", i, l.Len())
+		}
+		want = append(want, l.String())
+		b.WriteString(l.String())
+		if i < 2 {
+			b.WriteString("\n")
+		}
+	}
+	for _, r := range []io.Reader{strings.NewReader(b.String()), iotest.HalfReader(strings.NewReader(b.String()))} {
+		n, err := NewNative(r, "in.jsonl", io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := readNative(t, n)
+		if len(got) != len(want) {
+			t.Fatalf("%d lines, want %d", len(got), len(want))
+		}
+		for i := range got {
+			if got[i].line != want[i] || got[i].ref != int64(i+1) {
+				t.Fatalf("line %d (ref %d, %d bytes) differs from the %d bytes written", i+1, got[i].ref, len(got[i].line), len(want[i]))
 			}
 		}
 	}
