@@ -48,7 +48,8 @@ func BenchmarkScanFile(b *testing.B) {
 }
 
 // BenchmarkScanTally is what `evcap scan FILE` does: TallyContext with a
-// context, under the command's soft memory limit (cmd/evcap root.go).
+// context, under the command's soft memory limit (cmd/evcap root.go), with
+// the command's default home and temporary paths.
 func BenchmarkScanTally(b *testing.B) {
 	path := os.Getenv("EVCAP_SCAN_BENCH")
 	if path == "" {
@@ -59,7 +60,9 @@ func BenchmarkScanTally(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(40 << 20))
-	s, err := New(Options{})
+	// The paths the command looks for by default.
+	home, _ := os.UserHomeDir()
+	s, err := New(Options{Home: home, Temp: []string{os.TempDir()}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -347,6 +347,7 @@ func TestOtherHomeWindowsAreTheRegexp(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(16, 17))
 	pieces := []string{" /home/ann/", "x/home/bob.x@y/", " C:\\Users\\ann\\", "\t/Users/Shared/", "/home/", "/Users/", "Users\\", "C:\\", "c:\\\\", "\\", "/", " ", "a", "ann", "<x>", ".", "-", "é", "€", "\U0001F600", "\xff",
+		"\xe2\x82", "\xc3\xa9\xa9", "\xf0\x9f", "\xa9", ":", "C", "Users", "@", "_", "\\\\", "/home//", "C:\\\\Users\\\\", "x:\\\\\\Users\\",
 		strings.Repeat("n", 62), strings.Repeat("n", 63), strings.Repeat("n", 64), strings.Repeat("x", 120)}
 	found := 0
 	n := 30000
