@@ -176,33 +176,65 @@ func (w *fastWalk) pointer() string {
 	if w.ptrOK {
 		return w.ptr
 	}
-	w.ptr = joinPointer(w.frames)
+	w.ptr = w.ls.join(w.frames)
 	w.ptrOK = true
 	return w.ptr
 }
 
-func joinPointer(frames []frame) string {
-	var b strings.Builder
-	n := 0
-	for i := range frames {
-		n += len(frames[i].key) + 8
+// join is the JSON pointer the frames spell, the same string for the same
+// pointer:
+// lines of one file repeat their shapes, so a pointer is built in a
+// buffer and allocated only the first time it is seen (up to maxPtrs of
+// them; then the cache starts again).
+func (ls *lineScan) join(frames []frame) string {
+	ls.pbuf = appendPointer(ls.pbuf[:0], frames)
+	if p, ok := ls.ptrs[bstr(ls.pbuf)]; ok {
+		return p
 	}
-	b.Grow(n)
+	if ls.ptrs == nil || len(ls.ptrs) >= maxPtrs {
+		ls.ptrs = make(map[string]string, 256)
+	}
+	p := string(ls.pbuf)
+	ls.ptrs[p] = p
+	return p
+}
+
+// maxPtrs bounds the pointer cache.
+const maxPtrs = 4096
+
+// appendPointer appends the JSON pointer the frames spell.
+func appendPointer(b []byte, frames []frame) []byte {
 	for i := range frames {
 		fr := &frames[i]
 		switch {
 		case fr.root:
 		case fr.arr:
-			b.WriteByte('/')
-			b.WriteString(strconv.Itoa(fr.idx))
+			b = append(b, '/')
+			b = strconv.AppendInt(b, int64(fr.idx), 10)
 		case fr.secret:
-			b.WriteString("/" + keyStandIn)
+			b = append(b, '/')
+			b = append(b, keyStandIn...)
 		default:
-			b.WriteByte('/')
-			b.WriteString(escapePointer(fr.key))
+			b = append(b, '/')
+			b = appendEscapedKey(b, fr.key)
 		}
 	}
-	return b.String()
+	return b
+}
+
+// appendEscapedKey appends escapePointer(k).
+func appendEscapedKey(b []byte, k string) []byte {
+	for i := 0; i < len(k); i++ {
+		switch k[i] {
+		case '~':
+			b = append(b, '~', '0')
+		case '/':
+			b = append(b, '~', '1')
+		default:
+			b = append(b, k[i])
+		}
+	}
+	return b
 }
 
 // Visit is called by jsonwalk for every token.
@@ -336,7 +368,7 @@ func (w *fastWalk) onKeyHit(h hit) {
 	if h.via != "" {
 		d += "+" + h.via
 	}
-	w.ls.out.find(Finding{Line: w.n, Rule: h.rule, Pointer: joinPointer(w.frames[:len(w.frames)-1]), Decoded: d})
+	w.ls.out.find(Finding{Line: w.n, Rule: h.rule, Pointer: w.ls.join(w.frames[:len(w.frames)-1]), Decoded: d})
 }
 
 func (w *fastWalk) onTextHit(h hit) {

@@ -63,7 +63,17 @@ func (o *lineOut) reset(n int64) {
 	*o = lineOut{n: n, ops: o.ops[:0], learned: o.learned[:0], cands: o.cands[:0]}
 }
 
+// find adds an opFind for f, unless the op before it is an opFind of the
+// same line, rule and pointer: applying it would report nothing (the
+// in-order stage reports the first finding of a line, rule and pointer,
+// and nothing between the two ops forgets it). One text can give
+// thousands of hits of one rule (paths in a long tool output).
 func (o *lineOut) find(f Finding) {
+	if k := len(o.ops) - 1; k >= 0 {
+		if p := &o.ops[k]; p.kind == opFind && p.f.Line == f.Line && p.f.Rule == f.Rule && p.f.Pointer == f.Pointer {
+			return
+		}
+	}
 	o.ops = append(o.ops, op{kind: opFind, f: f})
 }
 

@@ -313,6 +313,9 @@ type lineScan struct {
 	// names caches credentialName of object keys (a file repeats few).
 	names map[string]bool
 	fw    *fastWalk
+	// ptrs and pbuf are join's cache of pointers and its buffer.
+	ptrs map[string]string
+	pbuf []byte
 	// clean holds short texts the matcher found nothing in (keys and
 	// values repeat: "type", "text_delta", "assistant"); the matcher's
 	// check is deterministic, so they need not be checked again.
