@@ -82,6 +82,10 @@ type prepped struct {
 	changed  bool
 	findings []redact.Finding
 	redErr   error // JSON's error
+	// cands are the tokens of out finishing may rewrite (cands.go);
+	// candErr is the error walking out to find them gave.
+	cands   []cand
+	candErr error
 }
 
 type prepBatch struct {
@@ -176,12 +180,13 @@ func (s *sanitizer) startPrep(ctx context.Context, rd *envelope.Reader, ahead []
 		go func() {
 			defer p.workers.Done()
 			var vw jsonwalk.Walker
+			var cw candWalk
 			for b := range p.work {
 				for i := range b.items {
 					select {
 					case <-p.quit:
 					default:
-						b.items[i].redact(&vw)
+						b.items[i].redact(&vw, &cw, s.opts.PrivateText)
 					}
 				}
 				close(b.done)
@@ -308,6 +313,9 @@ func (s *sanitizer) prepStage(p *prepPipe) {
 			return
 		}
 		it := s.prep(r.h)
+		if n := len(b.items); n < cap(b.items) {
+			it.cands = b.items[:n+1][n].cands[:0] // the array the slot kept
+		}
 		b.items = append(b.items, it)
 		b.size += r.size
 		if it.addErr != nil || it.err != nil && !errors.Is(it.err, envelope.ErrTornLine) {
@@ -387,7 +395,7 @@ func (s *sanitizer) prep(h held) prepped {
 
 // redact is the redacting stage's part: what the rules replace in the
 // payload.
-func (it *prepped) redact(vw *jsonwalk.Walker) {
+func (it *prepped) redact(vw *jsonwalk.Walker, cw *candWalk, private bool) {
 	switch it.work {
 	case workText:
 		// TextValue also cuts a string JSON would cut, so the output
@@ -401,13 +409,8 @@ func (it *prepped) redact(vw *jsonwalk.Walker) {
 			it.walkErr = err
 			return
 		}
-		it.out, it.findings, it.redErr = it.red.JSON(it.body)
-		it.changed = it.redErr == nil && !sameSlice(it.out, it.body)
+		it.redactJSON(vw, cw, private)
 	}
-}
-
-func sameSlice(a, b []byte) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // take returns the next record, redacted, in input order; nil at the end
@@ -417,7 +420,12 @@ func (p *prepPipe) take(ctx context.Context) *prepped {
 		if b := p.cur; b != nil {
 			p.bud.give(b.size)
 			p.cur = nil
-			clear(b.items)
+			for i := range b.items {
+				// The candidates' array goes back to prep (add swapped
+				// in one finishing is done with).
+				c := b.items[i].cands[:0]
+				b.items[i] = prepped{cands: c}
+			}
 			b.items, b.size = b.items[:0], 0
 			select {
 			case p.free <- b:

@@ -218,6 +218,10 @@ type item struct {
 	redDirty bool
 	redFind  []redact.Finding
 	redErr   error
+	// cands are the tokens of red finishing may rewrite; candErr is the
+	// error finding them gave (cands.go).
+	cands   []cand
+	candErr error
 	// hbuf is where hole points, when it is set.
 	hbuf hole
 }
@@ -232,7 +236,7 @@ func (s *sanitizer) newItem() *item {
 	it := s.spare[n-1]
 	s.spare[n-1] = nil
 	s.spare = s.spare[:n-1]
-	*it = item{ledger: it.ledger[:0]}
+	*it = item{ledger: it.ledger[:0], cands: it.cands[:0]}
 	return it
 }
 
@@ -259,15 +263,14 @@ type sanitizer struct {
 	out      *bufio.Writer
 	line     []byte
 	rep      Report
-	// jw and rw rewrite a finished record's JSON; out of jw stays valid
-	// until the next record is finished, which is after it is written.
-	jw jsonwalk.Walker
-	rw recordWalk
+	// fin is the output of the last record finished (rewrite), valid
+	// until the next one is finished, which is after it is written; dec
+	// is rewrite's decoding buffer.
+	fin, dec []byte
 }
 
 func newSanitizer(opts Options) (*sanitizer, error) {
 	s := &sanitizer{opts: opts, ids: newIDs(), clock: clock{drop: opts.DropTimes}, maxHeld: opts.MaxHeld}
-	s.rw.s = s
 	if s.maxHeld <= 0 {
 		s.maxHeld = DefaultMaxHeld
 	}
@@ -362,7 +365,8 @@ func (s *sanitizer) add(p *prepped) error {
 		if p.walkErr != nil {
 			return p.walkErr
 		}
-		it.red, it.redDirty, it.redFind, it.redErr = p.out, p.changed, p.findings, p.redErr
+		it.red, it.redDirty, it.redFind, it.redErr, it.candErr = p.out, p.changed, p.findings, p.redErr, p.candErr
+		it.cands, p.cands = p.cands, it.cands[:0]
 	}
 	s.addFindings(it, findings, d.isDelt, d.path)
 	if d.isDelt {
@@ -445,22 +449,12 @@ func (s *sanitizer) finish(it *item) error {
 	rec := it.rec
 	learn := rec.Stage == envelope.StageNativeIn || rec.Stage == envelope.StageMeta
 	if it.kind != kindText {
-		// The rules' redaction is done; one walk of its output rewrites
-		// ids, times, private text and the delta's chunk (recordWalk).
-		if it.redErr != nil {
-			return fmt.Errorf("sanitize: sequence %d: %w", rec.Sequence, it.redErr)
+		// The rules' redaction is done; the tokens the redacting stage
+		// noted get ids, times, private text and the delta's chunk
+		// (cands.go).
+		if err := s.finishJSON(it, learn); err != nil {
+			return err
 		}
-		s.rw.it, s.rw.learn = it, learn
-		out, changed, err := s.jw.Walk(it.red, &s.rw)
-		s.rw.it = nil
-		if err != nil {
-			return fmt.Errorf("sanitize: sequence %d: %w: %w", rec.Sequence, redact.ErrNotJSON, err)
-		}
-		s.addFindings(it, it.redFind, it.hole != nil, holePath(it.hole))
-		if changed || it.redDirty {
-			it.body, it.dirty = out, true
-		}
-		it.red, it.redFind = nil, nil
 	}
 	if h := it.hole; h != nil {
 		for _, f := range h.chunk.Findings {

@@ -9,10 +9,8 @@ import (
 	"github.com/evcap/evcap/internal/jsonwalk"
 )
 
-// The rewrite of a record's JSON after redaction (pseudonyms, times,
-// private text, the delta's redacted chunk) is one jsonwalk pass. Most
-// strings need none of it: they are judged on their bytes and only those
-// that may change are turned into Go strings.
+// Helpers for the walks of a record's JSON (the rewrite after redaction
+// is in cands.go).
 
 // holePath is the path of a record's delta, or nil.
 func holePath(h *hole) []string {
@@ -56,95 +54,6 @@ func decodeLiteral(raw []byte) (string, error) {
 		return "", errors.New("not a JSON string")
 	}
 	return string(jsonwalk.AppendDecoded(nil, raw[1:len(raw)-1])), nil
-}
-
-// recordWalk is the Visitor of finish: it holds the item being finished.
-type recordWalk struct {
-	s     *sanitizer
-	it    *item
-	learn bool
-	raw   []byte
-	text  []byte
-}
-
-// Visit runs after redaction's in the same walk (redact.JSONVisit): a
-// string redaction changed is judged on its redacted text, as a walk of
-// redaction's output would see it.
-func (v *recordWalk) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
-	switch t.Kind {
-	case jsonwalk.String:
-		text := t.Text()
-		if t.Spliced() {
-			v.text = t.AppendSpliced(v.text[:0])
-			text = v.text
-		}
-		if ns, ok := v.s.rewriteString(v.it, v.learn, w.Path(), text); ok {
-			v.raw = envelope.AppendJSONString(v.raw[:0], ns)
-			t.Replace(v.raw)
-		}
-	case jsonwalk.Number:
-		raw := t.Raw()
-		if len(raw) != 13 || raw[0] < '0' || raw[0] > '9' {
-			return nil // millis rewrites 13-digit integers only
-		}
-		key := lastKey(w.Path())
-		if key == nil || !timeKeys[string(key)] {
-			return nil
-		}
-		if nr, ok := v.s.clock.millis(string(key), string(raw)); ok && nr != string(raw) {
-			v.raw = append(v.raw[:0], nr...)
-			t.Replace(v.raw)
-		}
-	}
-	return nil
-}
-
-// rewriteString returns the new text of the string value text at path,
-// and whether it changed.
-func (s *sanitizer) rewriteString(it *item, learn bool, path []jsonwalk.Step, text []byte) (string, bool) {
-	isDelta := it.hole != nil && pathIs(path, it.hole.path)
-	key := lastKey(path)
-	if !isDelta && !s.mayRewrite(learn, key, text) {
-		return "", false
-	}
-	orig := string(text)
-	v := orig
-	if isDelta {
-		v = it.hole.chunk.Text
-	}
-	k := string(key)
-	if t, ok := s.clock.isoString(v); ok {
-		v = t
-	}
-	if learn {
-		if fam := family(k, v); fam != "" {
-			s.ids.learn(fam, v)
-		}
-	}
-	if nv, ok := s.ids.replace(v); ok {
-		v = nv
-	}
-	if s.opts.PrivateText && (isDelta || privateKeys[k]) {
-		if nv, ok := privatize(v); ok {
-			v = nv
-		}
-	}
-	return v, v != orig
-}
-
-// mayRewrite reports whether rewriteString could change a string that is
-// not the record's delta: it may be a time, an id to learn, hold a known
-// id, or be private text.
-func (s *sanitizer) mayRewrite(learn bool, key, text []byte) bool {
-	switch {
-	case len(text) >= 20 && len(text) <= 30 && text[0] >= '0' && text[0] <= '9':
-		return true // maybe an RFC 3339 time (clock.isoString)
-	case learn && idKeys[string(key)]:
-		return true
-	case s.opts.PrivateText && privateKeys[string(key)]:
-		return true
-	}
-	return s.ids.holdsToken(text)
 }
 
 // rewriteDelta puts a released chunk in place of the delta string at path
