@@ -113,6 +113,69 @@ func Each(r gjson.Result, fn func(gjson.Result)) {
 	}
 }
 
+// EachPickRaw is Each with PickRaw(x, keys, out) done on each element x
+// before fn(x) is called, in one walk of each element instead of two
+// (Each skips an element to find its end, PickRaw walks it again): for
+// arrays whose elements hold long values, such as a user line's tool
+// results. out holds the element's members only during fn.
+func EachPickRaw(r gjson.Result, keys []string, out []string, fn func(gjson.Result)) {
+	if !r.IsArray() {
+		Each(r, func(x gjson.Result) {
+			PickRaw(x, keys, out)
+			fn(x)
+		})
+		return
+	}
+	s := r.Raw
+	i := 1
+	for {
+		i = skipSpace(s, i)
+		if i >= len(s) || s[i] == ']' {
+			return
+		}
+		if s[i] == ',' {
+			i++
+			continue
+		}
+		var end int
+		if s[i] == '{' {
+			end = pickRawObject(s, i, keys, out)
+		} else {
+			clear(out)
+			end = skipValue(s, i)
+		}
+		if end <= i {
+			return
+		}
+		fn(ParseValue(s[i:end]))
+		i = end
+	}
+}
+
+// pickRawObject is PickRaw on the object that opens at s[i], walked to
+// its end: it returns the index after the object, or -1 on text that is
+// not valid.
+func pickRawObject(s string, i int, keys, out []string) int {
+	clear(out)
+	i++
+	for {
+		key, val, next, ok := member(s, i)
+		if !ok {
+			if j := skipSpace(s, i); j < len(s) && s[j] == '}' {
+				return j + 1
+			}
+			return -1
+		}
+		for k, want := range keys {
+			if len(key) == len(want) && key == want && out[k] == "" {
+				out[k] = val
+				break
+			}
+		}
+		i = next
+	}
+}
+
 // Members calls fn with the key (unescaped) and the raw value of each
 // member of the valid JSON object text obj, in order, until fn returns
 // false.
@@ -143,6 +206,13 @@ type Nested struct {
 	Keys []string
 	Sub  []*Nested
 	Out  []gjson.Result
+	// found has bit j set when Out[j] holds a value (for the first 64
+	// keys; Out[j].Exists() says it for any others), and walked is set
+	// once a walk may have set any: reset clears only those, where
+	// clearing every Out of a line's Nesteds (twenty 80-byte Results,
+	// with write barriers while the GC runs) was a tenth of a walk.
+	found  uint64
+	walked bool
 }
 
 // NewNested returns a Nested for keys with no Sub set.
@@ -162,11 +232,37 @@ func PickNested(obj gjson.Result, t *Nested) {
 }
 
 func (t *Nested) reset() {
-	clear(t.Out)
+	if !t.walked {
+		return
+	}
+	t.walked = false
+	if len(t.Out) > 64 {
+		clear(t.Out)
+	}
+	for f := t.found; f != 0; f &= f - 1 {
+		t.Out[bits.TrailingZeros64(f)] = gjson.Result{}
+	}
+	t.found = 0
 	for _, sub := range t.Sub {
 		if sub != nil {
 			sub.reset()
 		}
+	}
+}
+
+// has reports whether Out[j] holds a value.
+func (t *Nested) has(j int) bool {
+	if j < 64 {
+		return t.found>>j&1 != 0
+	}
+	return t.Out[j].Exists()
+}
+
+// set stores the value of Keys[j].
+func (t *Nested) set(j int, v gjson.Result) {
+	t.Out[j] = v
+	if j < 64 {
+		t.found |= 1 << j
 	}
 }
 
@@ -176,6 +272,7 @@ func (t *Nested) reset() {
 // returns where it stopped.
 func (t *Nested) walk(s string, i int, top bool) int {
 	left := len(t.Keys)
+	t.walked = true
 	i++
 	for {
 		i = skipSpace(s, i)
@@ -194,7 +291,9 @@ func (t *Nested) walk(s string, i int, top bool) int {
 		}
 		k := -1
 		for j, want := range t.Keys {
-			if len(key) == len(want) && key == want && !t.Out[j].Exists() {
+			// The first byte first: most members are not wanted, and
+			// their keys differ there (or in length) from every key.
+			if len(key) == len(want) && (len(key) == 0 || key[0] == want[0]) && key == want && !t.has(j) {
 				k = j
 				break
 			}
@@ -204,13 +303,13 @@ func (t *Nested) walk(s string, i int, top bool) int {
 			if end = t.Sub[k].walk(s, vi, false); end < 0 {
 				return -1
 			}
-			t.Out[k] = gjson.Result{Type: gjson.JSON, Raw: s[vi:end]}
+			t.set(k, gjson.Result{Type: gjson.JSON, Raw: s[vi:end]})
 		} else {
 			if end = skipValue(s, vi); end <= vi {
 				return -1
 			}
 			if k >= 0 {
-				t.Out[k] = ParseValue(s[vi:end])
+				t.set(k, ParseValue(s[vi:end]))
 			}
 		}
 		if k >= 0 && top {
@@ -273,7 +372,9 @@ func memberKey(obj string, i int) (key string, vi int, ok bool) {
 // skipSpace returns the index of the first byte from i on that is not
 // JSON white space.
 func skipSpace(s string, i int) int {
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+	// JSON's white space is all at or below ' ': one test for the usual
+	// byte, which is none.
+	for i < len(s) && s[i] <= ' ' && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
 		i++
 	}
 	return i
@@ -397,6 +498,17 @@ func ParseValue(val string) gjson.Result {
 			return gjson.Result{Type: gjson.True, Raw: val}
 		case val == "false":
 			return gjson.Result{Type: gjson.False, Raw: val}
+		case val[0] >= '0' && val[0] <= '9' && len(val) <= 15:
+			// A small integer (an index, a count), exactly a float64:
+			// what ParseFloat would give, without it.
+			n := 0
+			for _, c := range []byte(val) {
+				if c < '0' || c > '9' {
+					return gjson.Parse(val)
+				}
+				n = n*10 + int(c-'0')
+			}
+			return gjson.Result{Type: gjson.Number, Raw: val, Num: float64(n)}
 		}
 		return gjson.Parse(val)
 	}
@@ -733,6 +845,29 @@ func CutString(raw string) (string, int) {
 	const enough = textcut.OutputBytes + 1
 	size, head := 0, -1
 	for i := 0; i < len(body); {
+		if head >= 0 {
+			// Past the cut only the decoded length counts: a loop from
+			// escape to escape that does no more than that (a long tool
+			// output has hundreds of thousands of them).
+			for i < len(body) {
+				k := strings.IndexByte(body[i:], '\\')
+				if k < 0 {
+					size += len(body) - i
+					break
+				}
+				i += k
+				size += k
+				if body[i+1] != 'u' {
+					size++
+					i += 2
+					continue
+				}
+				end, n := escapeAt(body, i)
+				size += n
+				i = end
+			}
+			break
+		}
 		k := strings.IndexByte(body[i:], '\\')
 		if k < 0 {
 			k = len(body) - i

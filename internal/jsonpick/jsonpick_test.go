@@ -2,6 +2,8 @@ package jsonpick
 
 import (
 	"bytes"
+	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -99,12 +101,61 @@ func checkPick(t *testing.T, line []byte) {
 			if len(got) != len(want) || (len(got) > 0 && !reflect.DeepEqual(got, want)) {
 				t.Fatalf("each of %s: %+v, Array gives %+v", v.Raw, got, want)
 			}
+			// EachPickRaw gives each element and PickRaw's members of it.
+			keys := []string{"type", "content", "absent", "a"}
+			out, wantOut := make([]string, len(keys)), make([]string, len(keys))
+			k := 0
+			EachPickRaw(v, keys, out, func(x gjson.Result) {
+				x.Index = 0
+				if k >= len(want) || !reflect.DeepEqual(x, want[k]) {
+					t.Fatalf("eachPickRaw of %s: element %d is %+v", v.Raw, k, x)
+				}
+				PickRaw(x, keys, wantOut)
+				if !slices.Equal(out, wantOut) {
+					t.Fatalf("eachPickRaw of %s: element %d's members %q, PickRaw gives %q", v.Raw, k, out, wantOut)
+				}
+				k++
+			})
+			if k != len(want) {
+				t.Fatalf("eachPickRaw of %s: %d elements, Array gives %d", v.Raw, k, len(want))
+			}
 			for _, x := range want {
 				walk(x)
 			}
 		}
 	}
 	walk(gjson.ParseBytes(line))
+}
+
+// TestCutStringCounts checks CutString against textcut.Output on long
+// strings of random text with runs of backslashes, quotes, control bytes
+// and (in some) \u escapes and surrogate pairs before and after the cut,
+// encoded by encoding/json, so that the length counted past the cut
+// without stopping at each escape is checked.
+func TestCutStringCounts(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	pieces := []string{"a", "xyz", `\`, `\\`, `\\\`, `"`, `\"`, "\n", "\t", "é", "日本"}
+	unicode := []string{"\x01", "\u2028", "😀", "<"} // encoding/json writes all but the emoji as \u escapes
+	for n := range 300 {
+		var b strings.Builder
+		size := textcut.OutputBytes - 50 + r.IntN(100) + r.IntN(3)*2000
+		for b.Len() < size {
+			if n%3 == 0 && r.IntN(50) == 0 {
+				b.WriteString(unicode[r.IntN(len(unicode))])
+				continue
+			}
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		want := b.String()
+		raw, err := json.Marshal(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, got := CutString(string(raw))
+		if got != len(want) || out != textcut.Output(want) {
+			t.Fatalf("CutString(%.80s…) = %d bytes, cut %q…; want %d, %q…", raw, got, out[:min(len(out), 40)], len(want), textcut.Output(want)[:40])
+		}
+	}
 }
 
 func TestPick(t *testing.T) {

@@ -560,9 +560,8 @@ func (n *Normalizer) user(ref int64, v gjson.Result) []event.Event {
 	}
 	var out []event.Event
 	var raw [resultRawFields]string
-	jsonpick.Each(content, func(cv gjson.Result) {
-		// One walk of the block for its fields and its content (read raw).
-		jsonpick.PickRaw(cv, resultKeys, raw[:])
+	// One walk of each block for its fields and its content (read raw).
+	jsonpick.EachPickRaw(content, resultKeys, raw[:], func(cv gjson.Result) {
 		if jsonpick.ParseValue(raw[rType]).String() != "tool_result" {
 			return // prompt text echoed back; see ignoredReason
 		}
