@@ -59,11 +59,17 @@ func TestCutMatchesWhole(t *testing.T) {
 		text := []byte(b.String())
 		found := r.keywords.scan(text)
 		whole := r.truncate(text, r.findSpansFound(text, &found, 0, nil))
-		got := r.truncate(text, r.findSpansLong(text, &found, nil, true))
+		// With the keyword hits finding the rules' literals, as JSON does.
+		var scratch []kwHit
+		lits := litFinder{r: r, hits: r.keywords.scanHits(text, nil, &scratch)}
+		if got := r.keywords.within(text, lits.hits, 0); got != found {
+			t.Fatalf("within(scanHits) %v, scan %v", got, found)
+		}
+		got := r.truncate(text, r.findSpansLong(text, &found, nil, true, &lits))
 		if !reflect.DeepEqual(got, whole) {
 			t.Fatalf("text %q (max %d):\ncut   %v\nwhole %v", text, r.maxString, got, whole)
 		}
-		if _, ok := r.findSpansCut(text, &found, 0, nil, r.maxString/2, len(text)-r.maxString/4); ok {
+		if _, ok := r.findSpansCut(text, &found, 0, nil, r.maxString/2, len(text)-r.maxString/4, nil); ok {
 			cutOK++
 		} else {
 			cutFell++

@@ -26,10 +26,14 @@ type jsonRedaction struct {
 	// in is the value walked and hits where keywords end in it (one scan
 	// for the whole value); hi is the first hit not behind the current
 	// token.
-	in     []byte
-	hits   []kwHit
-	hitsB  []kwHit // scanHits' second lane
-	hi     int
+	in    []byte
+	hits  []kwHit
+	hitsB []kwHit // scanHits' second lane
+	hi    int
+	// own holds the hits of a string scanned on its own, and lits
+	// finds rule literals in the current string from its hits.
+	own    []kwHit
+	lits   litFinder
 	frames []frame
 	// spans is the array findSpansFound fills for each string, reused:
 	// a string's spans are done with before the next string.
@@ -110,6 +114,10 @@ func (j *jsonRedaction) run(r *Redactor, w *jsonwalk.Walker, b []byte, build boo
 	if cap(j.hits) > maxKeptHits {
 		j.hits, j.hitsB = nil, nil
 	}
+	if cap(j.own) > maxKeptHits {
+		j.own, j.hitsB = nil, nil
+	}
+	j.lits = litFinder{}
 	if err != nil {
 		if then != nil && !errors.Is(err, jsonwalk.ErrSyntax) && !errors.Is(err, jsonwalk.ErrDepth) {
 			return nil, false, nil, err
@@ -152,7 +160,7 @@ func (j *jsonRedaction) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
 		var edits []span
 		if len(dec) >= j.r.minLen {
 			found := j.found(t, dec)
-			edits = j.r.findSpansFound(dec, &found, 0, j.spans)
+			edits = j.r.findSpansAt(dec, &found, j.spans, &j.lits)
 			j.keepSpans(edits)
 			// The key names a credential only if it holds a credential
 			// word, which are the keywords of credential-assignment.
@@ -228,12 +236,16 @@ func applySpans(text []byte, spans []span) []byte {
 }
 
 // found is what r.keywords.scan(dec) returns for the text dec of the
-// string or key t. A string without escapes is a piece of the walked
-// value byte for byte, so the hits of the value's one scan that lie in it
-// say; a string with escapes is scanned on its own.
+// string or key t, and sets j.lits to the keyword hits in it. A string
+// without escapes is a piece of the walked value byte for byte, so the
+// hits of the value's one scan that lie in it say; a string with escapes
+// is scanned on its own.
 func (j *jsonRedaction) found(t *jsonwalk.Token, dec []byte) bitset {
+	k := j.r.keywords
 	if t.Escaped() || j.in == nil {
-		return j.r.keywords.scan(dec)
+		j.own = k.scanHits(dec, j.own[:0], &j.hitsB)
+		j.lits = litFinder{r: j.r, hits: j.own}
+		return k.within(dec, j.own, 0)
 	}
 	a := t.Offset() + 1
 	b := a + len(dec)
@@ -241,12 +253,13 @@ func (j *jsonRedaction) found(t *jsonwalk.Token, dec []byte) bitset {
 	for i < len(j.hits) && j.hits[i].end <= a {
 		i++
 	}
-	k := i
-	for k < len(j.hits) && j.hits[k].end <= b {
-		k++
+	n := i
+	for n < len(j.hits) && j.hits[n].end <= b {
+		n++
 	}
-	j.hi = k
-	return j.r.keywords.within(j.in, j.hits[i:k], a)
+	j.hi = n
+	j.lits = litFinder{r: j.r, hits: j.hits[i:n], a: a}
+	return k.within(j.in, j.hits[i:n], a)
 }
 
 // keepSpans keeps the array of spans for the next string, unless it grew
@@ -280,7 +293,7 @@ func (j *jsonRedaction) stringEdits(t *jsonwalk.Token, dec []byte, sc scope) []s
 	var spans []span
 	if len(dec) >= r.minLen {
 		found := j.found(t, dec)
-		spans = r.findSpansLong(dec, &found, j.spans, cut)
+		spans = r.findSpansLong(dec, &found, j.spans, cut, &j.lits)
 		j.keepSpans(spans)
 	}
 	if cut {
@@ -294,19 +307,19 @@ func (r *Redactor) cuts(text []byte) bool {
 	return r.maxString > 0 && len(text) > r.maxString && !r.disabled[RuleLargeString]
 }
 
-// findSpansLong is findSpansFound(text, found, 0, buf), except that when
+// findSpansLong is findSpansAt(text, found, buf, lits), except that when
 // cut is set (the text is about to be truncated) the path spans that
 // truncate would drop with the middle may be missing: truncate gives the
 // same spans either way (findSpansCut).
-func (r *Redactor) findSpansLong(text []byte, found *bitset, buf []span, cut bool) []span {
+func (r *Redactor) findSpansLong(text []byte, found *bitset, buf []span, cut bool, lits *litFinder) []span {
 	if cut {
 		if m1, m2 := r.maxString/2, len(text)-r.maxString/4; m1 < m2 {
-			if spans, ok := r.findSpansCut(text, found, 0, buf, m1, m2); ok {
+			if spans, ok := r.findSpansCut(text, found, 0, buf, m1, m2, lits); ok {
 				return spans
 			}
 		}
 	}
-	return r.findSpansFound(text, found, 0, buf)
+	return r.findSpansAt(text, found, buf, lits)
 }
 
 // wholeValue decides whether the key context makes the whole string a

@@ -61,6 +61,9 @@ type Redactor struct {
 	intern    map[string]string
 	// keywords finds every rule keyword and path needle in one pass.
 	keywords *keywordSet
+	// kwLits holds the texts of keywords' keywords, ASCII lower case
+	// (litFinder).
+	kwLits map[string]bool
 	// needleBase is the bit of the first path needle in what keywords
 	// finds, or -1 when the needles share pathsBit only.
 	needleBase int
@@ -173,7 +176,7 @@ func (r *Redactor) TextValue(text []byte) ([]byte, []Finding) {
 	var spans []span
 	if len(text) >= r.minLen {
 		found := r.keywords.scan(text)
-		spans = r.findSpansLong(text, &found, nil, true)
+		spans = r.findSpansLong(text, &found, nil, true, nil)
 	}
 	return r.applyText(text, r.truncate(text, spans))
 }

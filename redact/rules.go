@@ -53,7 +53,7 @@ type rule struct {
 	description string
 	rawRegex    string
 	// maxLen, when set, bounds a match's length: the rule runs on windows
-	// around its keywords (windowedMatches).
+	// around its keywords (windowedMatchesIn).
 	maxLen int
 	chunk  int // longest input the regexp still backtracks on
 	// required are literals one of which every match contains.
@@ -116,9 +116,14 @@ const keywordWindow = 4096
 // regexp at each keyword occurrence, left to right, skipping occurrences
 // inside the previous match, as FindAll resumes after a match.
 func (ru *rule) keywordMatches(text []byte) [][]int {
+	return ru.keywordMatchesIn(text, nil)
+}
+
+// keywordMatchesIn is keywordMatches finding the keywords with lits.
+func (ru *rule) keywordMatchesIn(text []byte, lits *litFinder) [][]int {
 	var occ []int
 	for _, k := range ru.keywords {
-		occ = appendIndexFoldAll(occ, text, k)
+		occ = lits.appendAll(occ, text, k)
 	}
 	slices.Sort(occ)
 	occ = slices.Compact(occ)

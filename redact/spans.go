@@ -143,6 +143,7 @@ func (r *Redactor) buildKeywords() *keywordSet {
 		kws = append(kws, keyword{text: []byte(h), fold: true, bit: bitOf(pathsBit)})
 	}
 	kws = append(kws, keyword{text: []byte(`\/`), bit: bitOf(slashBit)})
+	r.kwLits = keywordLits(kws)
 	return newKeywordSet(kws)
 }
 
@@ -161,7 +162,14 @@ func (r *Redactor) findSpansDepth(text []byte, depth int) []span {
 // from one scan of the whole line). The spans are appended to buf[:0],
 // whose array the caller may give again once it is done with them.
 func (r *Redactor) findSpansFound(text []byte, found *bitset, depth int, buf []span) []span {
-	spans, _ := r.findSpansCut(text, found, depth, buf, 0, 0)
+	spans, _ := r.findSpansCut(text, found, depth, buf, 0, 0, nil)
+	return spans
+}
+
+// findSpansAt is findSpansFound with the keyword hits of text (see
+// litFinder; nil when there are none).
+func (r *Redactor) findSpansAt(text []byte, found *bitset, buf []span, lits *litFinder) []span {
+	spans, _ := r.findSpansCut(text, found, 0, buf, 0, 0, lits)
 	return spans
 }
 
@@ -176,7 +184,7 @@ func (r *Redactor) findSpansFound(text []byte, found *bitset, depth int, buf []s
 // the left-out ones), and no two spans tie in resolve's order with
 // different replacements (whose order an unstable sort picks). When ok
 // is false the caller runs findSpansFound.
-func (r *Redactor) findSpansCut(text []byte, found *bitset, depth int, buf []span, m1, m2 int) (_ []span, ok bool) {
+func (r *Redactor) findSpansCut(text []byte, found *bitset, depth int, buf []span, m1, m2 int, lits *litFinder) (_ []span, ok bool) {
 	if len(text) < r.minLen {
 		return nil, true
 	}
@@ -200,12 +208,12 @@ func (r *Redactor) findSpansCut(text []byte, found *bitset, depth int, buf []spa
 			if prio >= nr {
 				break
 			}
-			spans = r.ruleSpans(prio, text, protect, spans)
+			spans = r.ruleSpans(prio, text, protect, spans, lits)
 		}
 	}
 	for prio := nr; prio < len(r.rules); prio++ {
 		if r.rules[prio].mayMatch(text) {
-			spans = r.ruleSpans(prio, text, protect, spans)
+			spans = r.ruleSpans(prio, text, protect, spans, nil)
 		}
 	}
 	base := len(r.rules)
@@ -277,8 +285,9 @@ func hasTie(spans []span) bool {
 	return false
 }
 
-// ruleSpans adds the matches of rule prio in text.
-func (r *Redactor) ruleSpans(prio int, text []byte, protect func() [][2]int, spans []span) []span {
+// ruleSpans adds the matches of rule prio in text; lits, when not nil,
+// finds the rule's literals in it.
+func (r *Redactor) ruleSpans(prio int, text []byte, protect func() [][2]int, spans []span, lits *litFinder) []span {
 	ru := r.rules[prio]
 	if ru.scan != nil {
 		for _, sp := range ru.scan(text) {
@@ -294,16 +303,16 @@ func (r *Redactor) ruleSpans(prio int, text []byte, protect func() [][2]int, spa
 	if ru.anchored != nil && len(ru.anchorLive) == 0 {
 		return spans // no match can start at its anchors (liveAnchors)
 	}
-	if !ru.hasRequired(text) {
+	if !ru.hasRequiredIn(text, lits) {
 		return spans
 	}
 	var matches [][]int
 	if ru.anchored != nil {
-		matches = ru.anchoredMatches(text)
+		matches = ru.anchoredMatchesIn(text, ru.anchorLive, lits)
 	} else if ru.atKeyword != nil && !hasFoldVariant(text) {
-		matches = ru.keywordMatches(text)
+		matches = ru.keywordMatchesIn(text, lits)
 	} else if ru.maxLen > 0 && len(text) > ru.chunk {
-		matches = ru.windowedMatches(text)
+		matches = ru.windowedMatchesIn(text, lits)
 	} else {
 		matches = ru.re.FindAllSubmatchIndex(text, -1)
 	}

@@ -342,20 +342,21 @@ func maxWidth(re *syntax.Regexp) (int, bool) {
 	return 0, true // empty-width assertions, empty match
 }
 
-// windowedMatches runs a bounded upstream rule on windows around its
+// windowedMatchesIn runs a bounded upstream rule on windows around its
 // keywords: every match contains a keyword and spans at most maxLen bytes,
 // so it lies within maxLen bytes of one. On short inputs Go's regexp uses
 // its backtracker instead of the much slower NFA, and long tool outputs
 // cost per keyword, not per byte. Window edges move off word characters so
-// that \b and the like see what they would in the whole text.
-func (ru *rule) windowedMatches(text []byte) [][]int {
+// that \b and the like see what they would in the whole text. lits finds
+// the keywords (nil: a search of text).
+func (ru *rule) windowedMatchesIn(text []byte, lits *litFinder) [][]int {
 	var occ []int
 	anchors := ru.keywords
 	if len(ru.required) > 0 {
 		anchors = ru.required
 	}
 	for _, k := range anchors {
-		occ = appendIndexFoldAll(occ, text, k)
+		occ = lits.appendAll(occ, text, k)
 	}
 	if len(occ) == 0 {
 		return nil
@@ -595,14 +596,15 @@ func requiredLiterals(re *syntax.Regexp) [][]byte {
 	return nil
 }
 
-// hasRequired reports whether text holds one of the rule's required
-// literals (always true when it has none).
-func (ru *rule) hasRequired(text []byte) bool {
+// hasRequiredIn reports whether text holds one of the rule's required
+// literals (always true when it has none), finding them with lits (nil:
+// a search of text).
+func (ru *rule) hasRequiredIn(text []byte, lits *litFinder) bool {
 	if len(ru.required) == 0 {
 		return true
 	}
 	for _, l := range ru.required {
-		if indexFold(text, l) >= 0 {
+		if lits.contains(text, l) {
 			return true
 		}
 	}
@@ -666,9 +668,14 @@ func (ru *rule) anchoredMatches(text []byte) [][]int {
 
 // anchoredMatchesAt runs an anchored rule at every occurrence of lits.
 func (ru *rule) anchoredMatchesAt(text []byte, lits [][]byte) [][]int {
+	return ru.anchoredMatchesIn(text, lits, nil)
+}
+
+// anchoredMatchesIn is anchoredMatchesAt finding lits with f.
+func (ru *rule) anchoredMatchesIn(text []byte, lits [][]byte, f *litFinder) [][]int {
 	var occ []int
 	for _, l := range lits {
-		occ = appendIndexFoldAll(occ, text, l)
+		occ = f.appendAll(occ, text, l)
 	}
 	slices.Sort(occ)
 	var out [][]int
