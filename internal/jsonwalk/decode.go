@@ -2,6 +2,7 @@ package jsonwalk
 
 import (
 	"bytes"
+	"encoding/binary"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -24,10 +25,7 @@ func AppendDecoded(dst, raw []byte) []byte {
 			dst, n = appendEscape(dst, raw, i)
 			i += n
 		case c < utf8.RuneSelf:
-			j := i + 1
-			for j < len(raw) && raw[j] != '\\' && raw[j] < utf8.RuneSelf {
-				j++
-			}
+			j := plainEnd(raw, i+1)
 			dst = append(dst, raw[i:j]...)
 			i = j
 		default:
@@ -41,6 +39,24 @@ func AppendDecoded(dst, raw []byte) []byte {
 		}
 	}
 	return dst
+}
+
+// plainEnd returns the end of the run of plain ASCII (no backslash)
+// that starts at raw[i]: eight bytes at a time while a word holds neither
+// a backslash nor a byte with its high bit set, then byte by byte.
+func plainEnd(raw []byte, i int) int {
+	for i+8 <= len(raw) {
+		x := binary.LittleEndian.Uint64(raw[i:])
+		b := x ^ (lo8 * '\\')
+		if ((b-lo8)&^b|x)&hi8 != 0 {
+			break
+		}
+		i += 8
+	}
+	for i < len(raw) && raw[i] != '\\' && raw[i] < utf8.RuneSelf {
+		i++
+	}
+	return i
 }
 
 // charAt decodes the character at raw[i] and returns how many decoded
@@ -123,10 +139,7 @@ func RawOffsets(raw []byte, pos []int) {
 	for i := 0; i < len(raw) && k < len(pos); {
 		if c := raw[i]; c != '\\' && c < utf8.RuneSelf {
 			// A run of plain ASCII decodes to itself.
-			j := i + 1
-			for j < len(raw) && raw[j] != '\\' && raw[j] < utf8.RuneSelf {
-				j++
-			}
+			j := plainEnd(raw, i+1)
 			for k < len(pos) && pos[k] < d+j-i {
 				pos[k] = i + pos[k] - d
 				k++

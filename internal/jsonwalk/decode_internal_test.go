@@ -65,3 +65,35 @@ func TestDecodeAndOffsets(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeLongRuns checks AppendDecoded and RawOffsets, which skip
+// plain ASCII eight bytes at a time, on strings with long plain runs and
+// an escape, a multi-byte rune or an invalid byte at every offset of a
+// word, against the decoding one character at a time.
+func TestDecodeLongRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 19))
+	odd := []string{`\n`, `\\`, `\"`, `\u00e9`, `\ud83d\ude00`, "é", "\xff", "\x7f", `\/`, "€"}
+	for range 3000 {
+		var b []byte
+		for len(b) < 40+rng.IntN(200) {
+			for range rng.IntN(20) {
+				b = append(b, byte('a'+rng.IntN(26)))
+			}
+			b = append(b, odd[rng.IntN(len(odd))]...)
+		}
+		dec, offs := offsetsByChar(b)
+		if got := AppendDecoded(nil, b); !bytes.Equal(got, dec) {
+			t.Fatalf("AppendDecoded(%q) = %q, want %q", b, got, dec)
+		}
+		pos := make([]int, len(dec)+1)
+		for i := range pos {
+			pos[i] = i
+		}
+		RawOffsets(b, pos)
+		for i := range pos {
+			if pos[i] != offs[i] {
+				t.Fatalf("RawOffsets(%q)[%d] = %d, want %d", b, i, pos[i], offs[i])
+			}
+		}
+	}
+}

@@ -221,7 +221,7 @@ func (w *Walker) Walk(in []byte, v Visitor) (out []byte, changed bool, err error
 	w.in, w.pos, w.v = in, 0, v
 	w.path, w.arena, w.onArena = w.path[:0], w.arena[:0], w.onArena[:0]
 	w.out, w.last, w.changed = w.out[:0], 0, false
-	defer func() { w.in, w.v = nil, nil }()
+	defer w.done()
 	w.ws()
 	if err := w.value(0); err != nil {
 		return nil, false, err
@@ -235,6 +235,18 @@ func (w *Walker) Walk(in []byte, v Visitor) (out []byte, changed bool, err error
 	}
 	w.out = append(w.out, in[w.last:]...)
 	return w.out, true, nil
+}
+
+// maxKeptBuf is the largest decoding buffer a Walker keeps between
+// walks: a long string's (a tool output of megabytes) is let go, so that
+// a pooled Walker does not keep it live for the rest of a run.
+const maxKeptBuf = 1 << 20
+
+func (w *Walker) done() {
+	w.in, w.v = nil, nil
+	if cap(w.dec) > maxKeptBuf {
+		w.dec = nil
+	}
 }
 
 func (w *Walker) syntax(what string) error {
@@ -503,6 +515,12 @@ scan:
 	if !escaped && (!nonASCII || utf8.Valid(inner)) {
 		t.text, t.exact = inner, true
 	} else {
+		if cap(w.dec) < len(inner) {
+			// The decoding is at most as long as the content but for
+			// invalid UTF-8: one allocation for a long string instead
+			// of a doubling series.
+			w.dec = make([]byte, 0, len(inner))
+		}
 		w.dec = AppendDecoded(w.dec[:0], inner)
 		t.text = w.dec
 	}
