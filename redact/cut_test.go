@@ -47,7 +47,7 @@ func TestCutMatchesWhole(t *testing.T) {
 	cutOK, cutFell, withMiddle := 0, 0, 0
 	n := 400
 	if raceEnabled {
-		n = 24 // the rules' regexps run about ten times slower
+		n = 16 // the rules' regexps run about ten times slower
 	}
 	for i := range n {
 		r := redactors[i%len(redactors)]
