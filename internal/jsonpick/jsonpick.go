@@ -213,6 +213,48 @@ type Nested struct {
 	// with write barriers while the GC runs) was a tenth of a walk.
 	found  uint64
 	walked bool
+	// subs has bit j set when Sub[j] was walked since the last reset.
+	subs uint64
+	// byKey has, for each hash of a key (keyHash), a bit for every
+	// Keys[j] with that hash (for up to 64 keys; nil until the first
+	// walk), so that a member's key is compared only with the keys it
+	// may be.
+	byKey *[64]uint64
+}
+
+// keyHash picks a key's slot in Nested.byKey from its length and first
+// byte, which tell apart the members of the lines normalizers read.
+func keyHash(key string) int {
+	if key == "" {
+		return 0
+	}
+	return (len(key)*7 + int(key[0])) & 63
+}
+
+// match returns the index of the key that the member key fills (the
+// first Keys[j] equal to it whose value is not set yet), or -1.
+func (t *Nested) match(key string) int {
+	if len(t.Keys) > 64 {
+		for j, want := range t.Keys {
+			if key == want && !t.has(j) {
+				return j
+			}
+		}
+		return -1
+	}
+	if t.byKey == nil {
+		t.byKey = new([64]uint64)
+		for j, k := range t.Keys {
+			t.byKey[keyHash(k)] |= 1 << j
+		}
+	}
+	for m := t.byKey[keyHash(key)]; m != 0; m &= m - 1 {
+		j := bits.TrailingZeros64(m)
+		if t.Keys[j] == key && t.found>>j&1 == 0 {
+			return j
+		}
+	}
+	return -1
 }
 
 // NewNested returns a Nested for keys with no Sub set.
@@ -243,11 +285,18 @@ func (t *Nested) reset() {
 		t.Out[bits.TrailingZeros64(f)] = gjson.Result{}
 	}
 	t.found = 0
-	for _, sub := range t.Sub {
-		if sub != nil {
-			sub.reset()
+	if len(t.Sub) > 64 {
+		for _, sub := range t.Sub {
+			if sub != nil {
+				sub.reset()
+			}
 		}
+		return
 	}
+	for m := t.subs; m != 0; m &= m - 1 {
+		t.Sub[bits.TrailingZeros64(m)].reset()
+	}
+	t.subs = 0
 }
 
 // has reports whether Out[j] holds a value.
@@ -289,17 +338,12 @@ func (t *Nested) walk(s string, i int, top bool) int {
 		if !ok {
 			return -1
 		}
-		k := -1
-		for j, want := range t.Keys {
-			// The first byte first: most members are not wanted, and
-			// their keys differ there (or in length) from every key.
-			if len(key) == len(want) && (len(key) == 0 || key[0] == want[0]) && key == want && !t.has(j) {
-				k = j
-				break
-			}
-		}
+		k := t.match(key)
 		var end int
 		if k >= 0 && t.Sub[k] != nil && vi < len(s) && s[vi] == '{' {
+			if k < 64 {
+				t.subs |= 1 << k
+			}
 			if end = t.Sub[k].walk(s, vi, false); end < 0 {
 				return -1
 			}
