@@ -1,7 +1,7 @@
 package scan
 
 import (
-	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -196,17 +196,16 @@ func (bs *blockSet) end(prefixes []string, check func(*block)) {
 	}
 }
 
-// firstLine is the line of the earliest part an open block holds
-// (math.MaxInt64 when none is open): a block's findings name the lines of
-// its parts.
-func (bs *blockSet) firstLine() int64 {
-	first := int64(math.MaxInt64)
+// originLines appends the lines of the parts open blocks hold, sorted,
+// each once.
+func (bs *blockSet) originLines(dst []int64) []int64 {
 	for _, b := range bs.open {
 		for _, o := range b.origins {
-			first = min(first, o.line)
+			dst = append(dst, o.line)
 		}
 	}
-	return first
+	slices.Sort(dst)
+	return slices.Compact(dst)
 }
 
 // endAll checks every open block (at the end of a file).

@@ -83,6 +83,7 @@ func (f *fileScan) apply(o *lineOut, m *matcher) {
 		f.m = m.local()
 	}
 	n := o.n
+	f.begin(n)
 	if o.rec {
 		for _, id := range o.learned {
 			f.ids.learn(id)
@@ -111,5 +112,5 @@ func (f *fileScan) apply(o *lineOut, m *matcher) {
 			}
 		}
 	}
-	f.forget(n)
+	f.finish(n, o.rec && o.d.key != "")
 }

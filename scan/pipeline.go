@@ -125,7 +125,7 @@ func (s *Scanner) read(r io.Reader, name string, kind Kind, emit func(Finding)) 
 	if err != nil {
 		return nil, err
 	}
-	f := &fileScan{s: s, name: name, kind: kind, seen: map[findKey]bool{},
+	f := &fileScan{s: s, name: name, kind: kind, seen: map[findKey]bool{}, cur: map[findKey]bool{}, curLine: -1,
 		pem: map[string]*pemState{}, emit: emit, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}}
 	f.m = m.local()
 

@@ -290,7 +290,14 @@ type fileScan struct {
 	name   string
 	kind   Kind
 	out    []Finding
-	seen   map[findKey]bool
+	// seen holds the keys of the findings reported of lines that gave
+	// parts to open blocks, cur those of the line being applied (curLine,
+	// -1 between lines): the findings that may come again.
+	seen    map[findKey]bool
+	cur     map[findKey]bool
+	curLine int64
+	// live is forget's buffer.
+	live []int64
 	ids    knownIDs
 	blocks blockSet
 	// pem follows private-key blocks across the lines of each text
@@ -404,10 +411,14 @@ func (f *fileScan) sniff(line []byte) error {
 
 func (f *fileScan) add(x Finding) {
 	k := f.key(&x)
-	if f.seen[k] {
+	set := f.seen
+	if x.Line == f.curLine {
+		set = f.cur
+	}
+	if set[k] {
 		return
 	}
-	f.seen[k] = true
+	set[k] = true
 	x.File = f.name
 	if f.emit != nil {
 		f.emit(x)
@@ -416,21 +427,50 @@ func (f *fileScan) add(x Finding) {
 	f.out = append(f.out, x)
 }
 
+// begin starts applying line n: the keys of its findings go to cur.
+func (f *fileScan) begin(n int64) {
+	f.curLine = n
+	if len(f.cur) > 0 {
+		clear(f.cur)
+	}
+}
+
+// finish ends line n's apply. Later findings name the line only from a
+// block of deltas that holds one of its parts (a block's findings name
+// the lines of its parts), so its keys are kept in seen only when the
+// line gave a block a part (part).
+func (f *fileScan) finish(n int64, part bool) {
+	if part {
+		for k := range f.cur {
+			f.seen[k] = true
+		}
+	}
+	f.curLine = -1
+	f.forget(n)
+}
+
 // forget drops what seen holds of lines no finding can name any more,
-// once line n is done: findings name the line being read, or, for a block
-// of deltas, the line of one of its parts, so lines before both the next
-// line and every open block's first part are over. It runs when seen has
-// doubled since it last did, so its cost is spread over the findings.
-// The keys are deleted in place (the map keeps its buckets for the next
-// lines) unless the map grew large, when a new one gives the memory back.
+// once line n is done: seen holds lines that gave parts to blocks, and
+// a line stays nameable only while an open block still holds one of its
+// parts. It runs when seen has doubled since it last did, so its cost is
+// spread over the findings. The keys are deleted in place (the map keeps
+// its buckets for the next lines) unless the map grew large, when a new
+// one gives the memory back.
 func (f *fileScan) forget(n int64) {
 	if len(f.seen) < 4096 || len(f.seen) < 2*f.seenKept {
 		return
 	}
-	floor := min(n+1, f.blocks.firstLine())
+	f.live = f.blocks.originLines(f.live[:0])
+	live := func(line int64) bool {
+		if line > n {
+			return true
+		}
+		i := sort.Search(len(f.live), func(i int) bool { return f.live[i] >= line })
+		return i < len(f.live) && f.live[i] == line
+	}
 	if len(f.seen) <= maxSeenInPlace {
 		for k := range f.seen {
-			if k.line < floor {
+			if !live(k.line) {
 				delete(f.seen, k)
 			}
 		}
@@ -439,7 +479,7 @@ func (f *fileScan) forget(n int64) {
 	}
 	kept := make(map[findKey]bool, len(f.seen)/2)
 	for k := range f.seen {
-		if k.line >= floor {
+		if live(k.line) {
 			kept[k] = true
 		}
 	}
