@@ -286,10 +286,10 @@ func (f *fileScan) key(x *Finding) findKey {
 type fileScan struct {
 	s *Scanner
 	// m is a local copy of the matcher in force (for blocks).
-	m      *matcher
-	name   string
-	kind   Kind
-	out    []Finding
+	m    *matcher
+	name string
+	kind Kind
+	out  []Finding
 	// seen holds the keys of the findings reported of lines that gave
 	// parts to open blocks, cur those of the line being applied (curLine,
 	// -1 between lines): the findings that may come again.
@@ -297,7 +297,7 @@ type fileScan struct {
 	cur     map[findKey]bool
 	curLine int64
 	// live is forget's buffer.
-	live []int64
+	live   []int64
 	ids    knownIDs
 	blocks blockSet
 	// pem follows private-key blocks across the lines of each text
