@@ -1,6 +1,9 @@
 package sanitize
 
 import (
+	"strings"
+	"unicode/utf8"
+
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/internal/jsonwalk"
 	"github.com/evcap/evcap/redact"
@@ -90,6 +93,10 @@ type lineItem struct {
 	ledger []envelope.Redaction
 	hole   *hole
 	size   int
+	// orig is the delta's text as pushed; deltaFound is set when the
+	// line's redaction found something in it (so changed it).
+	orig       string
+	deltaFound bool
 }
 
 // NewLineRedactor starts the redaction of one stream of native lines.
@@ -159,9 +166,11 @@ func (lr *LineRedactor) push(line []byte, stderr bool) []RedactedLine {
 			dptr = pointer(d.path)
 		}
 		it.hole = &hole{key: d.key, path: d.path, origLen: len(d.text), line: !it.json}
+		it.orig = d.text
 	}
 	for _, f := range findings {
 		if d.isDelt && f.Pointer == dptr {
+			it.deltaFound = true
 			continue // the stream's chunk replaces this string and has its own ledger
 		}
 		it.ledger = append(it.ledger, lr.entry(it.json, f.Rule, f.Pointer, f.Count, f.OriginalLength))
@@ -249,6 +258,13 @@ func (lr *LineRedactor) finish(it *lineItem) RedactedLine {
 			it.body = []byte(h.chunk.Text)
 		}
 		return RedactedLine{Line: it.body, Ledger: it.ledger, Stderr: it.stderr}
+	}
+	if h.chunk.Text == it.orig && !it.deltaFound && utf8.ValidString(it.orig) && !strings.ContainsRune(it.orig, utf8.RuneError) {
+		// The delta string is in the line as it came, and its chunk is
+		// that text: the walk below would change nothing. (Text with
+		// invalid UTF-8 or U+FFFD is walked: the tracker's decoding and
+		// the walker's could differ there.)
+		return RedactedLine{Line: it.body, Ledger: it.ledger}
 	}
 	lr.dw.path, lr.dw.text = h.path, h.chunk.Text
 	if out, changed, err := lr.jw.Walk(it.body, &lr.dw); err == nil && changed {
