@@ -26,6 +26,11 @@ import (
 // the caller's, though); its strings are the caller's to keep. Memory holds a few chunks of 256 KiB, or one line
 // when a line is longer, whatever the capture's length.
 //
+// Where r can seek (its Seek agreeing with what Read returned, as a
+// file's does), a line longer than a chunk is read up to its newline
+// first and then read again into a buffer of its length; where it cannot
+// (a pipe), it is read in blocks and put together.
+//
 // A caller that hands records to another goroutine can keep their memory
 // valid for longer with Hold (until the Hold's Release), and can keep a
 // record for good when Owned says that its chunk is never read into again
@@ -149,7 +154,9 @@ func (p *ParallelReader) read(ctx context.Context, r io.Reader, size int) {
 	defer p.wg.Done()
 	defer close(p.work)
 	defer close(p.order)
-	var carry []byte // the start of a line, read into the chunk before
+	var carry []byte   // the start of a line, read into the chunk before
+	var scratch []byte // for longLine
+	noSeek := false    // r cannot seek: longLine said so
 	for {
 		var c *pchunk
 		select {
@@ -182,6 +189,20 @@ func (p *ParallelReader) read(ctx context.Context, r io.Reader, size int) {
 			case <-p.quit:
 				return
 			default:
+			}
+			if n == len(buf) && blocks == nil && !noSeek {
+				// Full without a newline: one long line. Where the
+				// capture can seek, find where it ends, then read it
+				// again into a buffer of its length (see longLine).
+				whole, wlast, ok, quit, wend := p.longLine(ctx, r, buf[:n], &scratch, size)
+				if quit {
+					return
+				}
+				if ok {
+					buf, n, last, end = whole, len(whole), wlast, wend
+					break
+				}
+				noSeek = true
 			}
 			if n == len(buf) {
 				// Full without a newline: one long line.
@@ -249,6 +270,120 @@ func (p *ParallelReader) read(ctx context.Context, r io.Reader, size int) {
 	}
 }
 
+// longLine reads the rest of a line that fills head (a chunk's buffer,
+// with no newline in it) where r can seek, touching its length of fresh
+// memory once: it reads on into scratch (kept for the next long line)
+// until the line's newline, the end of the capture or an error, goes
+// back to where head ends and reads the rest of the line again, into a
+// buffer made for head and that rest. (Read in blocks and put together,
+// as read does otherwise, a line takes twice its length of fresh memory,
+// each page of it a page fault, and a copy.)
+//
+// It returns the buffer and the index of the line's newline in it (-1
+// when the capture ended first: the buffer is then a torn last line), as
+// read's loop sets buf and last; ok false when r cannot seek, having read
+// nothing; quit when Close was called; and end, what ends the stream
+// there (io.EOF, a read error, ctx's cause), as read's loop sets end. The chunk it ends is the line
+// alone: the lines after it are read into the next one. A capture that
+// changes under it (the line not where it was) is a read error.
+func (p *ParallelReader) longLine(ctx context.Context, r io.Reader, head []byte, scratch *[]byte, size int) (buf []byte, last int, ok, quit bool, end error) {
+	sk, _ := r.(io.Seeker)
+	if sk == nil {
+		return nil, -1, false, false, nil
+	}
+	start, err := sk.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, -1, false, false, nil
+	}
+	if *scratch == nil {
+		*scratch = make([]byte, max(size, 4<<10))
+	}
+	sb := *scratch
+	rest := 0 // bytes of the line after head, its newline included
+	found := false
+	for empty := 0; !found; {
+		if err := context.Cause(ctx); err != nil {
+			return head, -1, true, false, err
+		}
+		select {
+		case <-p.quit:
+			return nil, -1, false, true, nil
+		default:
+		}
+		m, err := r.Read(sb)
+		if m < 0 || m > len(sb) {
+			panic("envelope: reader returned an invalid count")
+		}
+		if i := bytes.IndexByte(sb[:m], '\n'); i >= 0 {
+			// What follows the newline (and err with it) is read again
+			// after the line, by read.
+			rest += i + 1
+			found = true
+			break
+		}
+		rest += m
+		switch {
+		case err == io.EOF:
+			// A torn last line: read again below, and then the end.
+		case err != nil:
+			// The line is not read whole: as read does, the stream ends
+			// with the error and without the line.
+			return head, -1, true, false, fmt.Errorf("%s: read: %w", p.name, err)
+		case m == 0:
+			if empty++; empty >= maxEmptyReads {
+				return head, -1, true, false, fmt.Errorf("%s: read: %w", p.name, io.ErrNoProgress)
+			}
+			continue
+		default:
+			continue
+		}
+		break
+	}
+	if _, err := sk.Seek(start, io.SeekStart); err != nil {
+		return head, -1, true, false, fmt.Errorf("%s: read: %w", p.name, err)
+	}
+	buf = make([]byte, len(head)+rest)
+	copy(buf, head)
+	for n, empty := len(head), 0; n < len(buf); {
+		if err := context.Cause(ctx); err != nil {
+			return buf[:0], -1, true, false, err
+		}
+		select {
+		case <-p.quit:
+			return nil, -1, false, true, nil
+		default:
+		}
+		m, err := r.Read(buf[n:])
+		if m < 0 || m > len(buf)-n {
+			panic("envelope: reader returned an invalid count")
+		}
+		n += m
+		if n < len(buf) && err == nil && m == 0 {
+			if empty++; empty >= maxEmptyReads {
+				err = io.ErrNoProgress
+			}
+		}
+		if n < len(buf) && err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return buf[:0], -1, true, false, fmt.Errorf("%s: read: %w", p.name, err)
+		}
+	}
+	// The first newline of what was read again must be where the first
+	// reading found it: the last byte, or none at a torn end.
+	at := bytes.IndexByte(buf[len(head):], '\n')
+	if found && at == rest-1 {
+		return buf, len(buf) - 1, true, false, nil
+	}
+	if !found && at < 0 {
+		return buf, -1, true, false, io.EOF
+	}
+	return buf[:0], -1, true, false, fmt.Errorf("%s: read: %w", p.name, errChanged)
+}
+
+var errChanged = errors.New("the capture changed while it was read")
+
 // parse parses the chunks it is handed until there are no more.
 func (p *ParallelReader) parse() {
 	defer p.wg.Done()
@@ -261,11 +396,6 @@ func (p *ParallelReader) parse() {
 // parseChunk parses the lines of c and says c is ready.
 func (p *ParallelReader) parseChunk(sc *lineScanner, c *pchunk) {
 	c.lines, c.ents, c.causes = 0, c.ents[:0], c.causes[:0]
-	if n := bytes.Count(c.data, nl) + 1; cap(c.ents) < n {
-		// Room for every line at once, rather than growing by steps:
-		// entries are large.
-		c.ents = make([]pentry, 0, n)
-	}
 	sc.causes = &c.causes
 	data := c.data
 	for len(data) > 0 {
@@ -276,7 +406,17 @@ func (p *ParallelReader) parseChunk(sc *lineScanner, c *pchunk) {
 		if len(line) == 0 || (len(line) == 1 && line[0] == '\r') {
 			continue // blank, as Reader skips them
 		}
-		// Room was made above; scanRecord clears the record.
+		if len(c.ents) == cap(c.ents) {
+			// Room for this line and every one after it at once, rather
+			// than growing by steps (entries are large), and a quarter
+			// more for the chunks read into c later: most chunks find
+			// room and skip the count.
+			n := len(c.ents) + 1 + bytes.Count(data, nl) + 1
+			grown := make([]pentry, len(c.ents), n+n/4)
+			copy(grown, c.ents)
+			c.ents = grown
+		}
+		// scanRecord clears the record.
 		c.ents = c.ents[:len(c.ents)+1]
 		e := &c.ents[len(c.ents)-1]
 		e.line, e.err = c.lines, nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -268,5 +269,130 @@ func TestParallelReaderOwned(t *testing.T) {
 		if string(p) != want[i] {
 			t.Errorf("an Owned payload changed after the reading went on (%d bytes)", len(p))
 		}
+	}
+}
+
+// seekChunky reads a bytes.Reader in pseudo-random pieces (zero-length
+// ones too) and can seek: ParallelReader's longLine path, with reads that
+// end anywhere.
+type seekChunky struct {
+	r *bytes.Reader
+	n uint64
+}
+
+func (c *seekChunky) Read(p []byte) (int, error) {
+	c.n = c.n*6364136223846793005 + 1442695040888963407
+	k := int(c.n>>33) % 3000
+	if k == 0 {
+		return 0, nil
+	}
+	return c.r.Read(p[:min(k, len(p))])
+}
+
+func (c *seekChunky) Seek(off int64, whence int) (int64, error) { return c.r.Seek(off, whence) }
+
+// failAt fails the first read that reaches offset n of a bytes.Reader,
+// once (as failAfter does, but by offset, so that reading a part again
+// after a seek back does not move the error), and can seek.
+type failAt struct {
+	r      *bytes.Reader
+	n      int64
+	failed bool
+}
+
+func (f *failAt) Read(p []byte) (int, error) {
+	pos, _ := f.r.Seek(0, io.SeekCurrent)
+	if f.failed || pos > f.n {
+		return f.r.Read(p)
+	}
+	if pos == f.n {
+		f.failed = true
+		return 0, errInjected
+	}
+	return f.r.Read(p[:min(int64(len(p)), f.n-pos)])
+}
+
+func (f *failAt) Seek(off int64, whence int) (int64, error) { return f.r.Seek(off, whence) }
+
+// TestParallelReaderLongLineSeek: where the capture can seek, a line
+// longer than a chunk is found first and read again into a buffer of its
+// length; the records and errors are still the old reader's, through
+// reads that end anywhere and read errors before, inside and after a long
+// line (the chunk sizes of 16 and 700 bytes make every line or most of
+// them long).
+func TestParallelReaderLongLineSeek(t *testing.T) {
+	good := func(seq int, text string) string {
+		return fmt.Sprintf(`{"schemaVersion":1,"captureId":"C","sequence":%d,"timestamp":"t","provider":"p","sessionId":"","turnId":"","stage":"native_in","eventType":"e","payload":{"t":"%s"},"redactions":[]}`, seq, text)
+	}
+	sizes := []int{10, 5000, 20, 300 << 10, 7, 700, 3 * parallelChunk, 1}
+	if raceEnabled {
+		sizes = slices.DeleteFunc(sizes, func(n int) bool { return n > 300<<10 }) // the race detector slows the 16-byte chunks tenfold
+	}
+	var long strings.Builder
+	for i, n := range sizes {
+		long.WriteString(good(i+1, strings.Repeat("x", n)) + "\n")
+	}
+	inputs := map[string][]byte{
+		"long lines": []byte(long.String()),
+		"long torn":  []byte(strings.TrimSuffix(long.String(), "\n")),
+		"bad long":   []byte(good(1, "a") + "\n" + strings.Repeat("y", 2000) + "\n" + good(3, "c") + "\n"),
+	}
+	for name, data := range inputs {
+		sameAsOldParallel(t, name+" / seekable pieces", data, ReaderOptions{}, func(r io.Reader) io.Reader {
+			return &seekChunky{r: r.(*bytes.Reader), n: 3}
+		})
+		sameAsOldParallel(t, name+" / cannot seek", data, ReaderOptions{}, func(r io.Reader) io.Reader {
+			return badSeeker{r}
+		})
+		for _, at := range []int{1, 300, len(data) / 3, len(data) / 2, len(data) - 1} {
+			sameAsOldParallel(t, fmt.Sprintf("%s / seekable, failing at %d", name, at), data, ReaderOptions{}, func(r io.Reader) io.Reader {
+				return &failAt{r: r.(*bytes.Reader), n: int64(at)}
+			})
+		}
+	}
+}
+
+// badSeeker is a reader whose Seek always fails, as a pipe's does: the
+// long lines are read in blocks.
+type badSeeker struct{ io.Reader }
+
+func (badSeeker) Seek(int64, int) (int64, error) { return 0, errors.New("illegal seek") }
+
+// changing is a capture that is rewritten while it is read: the first
+// seek back to an offset finds other bytes.
+type changing struct {
+	r     *bytes.Reader
+	after []byte
+}
+
+func (c *changing) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+func (c *changing) Seek(off int64, whence int) (int64, error) {
+	if c.after != nil && whence == io.SeekStart {
+		pos, _ := c.r.Seek(0, io.SeekCurrent)
+		c.r = bytes.NewReader(c.after)
+		c.r.Seek(pos, io.SeekStart)
+		c.after = nil
+	}
+	return c.r.Seek(off, whence)
+}
+
+// TestParallelReaderLongLineChanged: a long line whose bytes are not the
+// same when read again (the capture was rewritten meanwhile) ends the
+// stream with a read error after the records before it, rather than
+// giving lines split where no newline is.
+func TestParallelReaderLongLineChanged(t *testing.T) {
+	first := `{"schemaVersion":1,"captureId":"C","sequence":1,"timestamp":"t","provider":"p","sessionId":"","turnId":"","stage":"native_in","eventType":"e","payload":{},"redactions":[]}` + "\n"
+	line := strings.Repeat("z", 5000) + "\n"
+	before := []byte(first + line)
+	after := []byte(first + line[:2000] + "\n" + line[2001:])
+	r := newParallelReader(context.Background(), &changing{r: bytes.NewReader(before), after: after}, "cap.jsonl", ParallelOptions{Workers: 1}, 700)
+	defer r.Close()
+	if rec, err := r.Next(); err != nil || rec.Sequence != 1 {
+		t.Fatalf("first record: %v, %v", rec, err)
+	}
+	_, err := r.Next()
+	if !errors.Is(err, errChanged) {
+		t.Fatalf("Next after the changed line: %v, want %v", err, errChanged)
 	}
 }
