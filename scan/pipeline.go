@@ -148,7 +148,7 @@ func (s *Scanner) read(r io.Reader, name string, kind Kind, emit func(Finding)) 
 		}()
 	}
 	free := make(chan *batch, cap(order)+workers+2)
-	rd := &reader{s: s, f: f, lr: lines.NewReader(r), m: m, fl: fl, order: order, work: work, free: free, project: s.opts.Project}
+	rd := &reader{s: s, f: f, lr: newLineReader(r), m: m, fl: fl, order: order, work: work, free: free, project: s.opts.Project}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
@@ -199,7 +199,7 @@ func (s *Scanner) read(r io.Reader, name string, kind Kind, emit func(Finding)) 
 type reader struct {
 	s       *Scanner
 	f       *fileScan
-	lr      *lines.Reader
+	lr      *lineReader
 	m       *matcher
 	fl      *flow
 	order   chan<- *batch
