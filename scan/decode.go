@@ -150,24 +150,31 @@ var b64Byte = func() (t [256]bool) {
 // whole run and up to two "=" (not in the class, so the next run starts
 // after them). The class is ASCII: bytes of other runes end a run, as the
 // runes do.
+//
+// It jumps: a run of 16 starting at i needs text[i:i+16] all in the
+// class, and when the last byte of those that is not is at k, no run of
+// 16 starts at i..k (each would hold k), so the next start to try is k+1.
+// Each place tried follows a byte not in the class (or is from), so a run
+// found there is maximal at its start.
 func nextB64Run(text string, from int) (int, int) {
-	for i := from; i < len(text); {
-		if !b64Byte[text[i]] {
-			i++
+	for i := from; i+16 <= len(text); {
+		k := i + 15
+		for k >= i && b64Byte[text[k]] {
+			k--
+		}
+		if k >= i {
+			i = k + 1
 			continue
 		}
-		j := i
+		j := i + 16
 		for j < len(text) && b64Byte[text[j]] {
 			j++
 		}
-		if j-i >= 16 {
-			e := j
-			for e < len(text) && e < j+2 && text[e] == '=' {
-				e++
-			}
-			return i, e
+		e := j
+		for e < len(text) && e < j+2 && text[e] == '=' {
+			e++
 		}
-		i = j
+		return i, e
 	}
 	return -1, -1
 }

@@ -1,6 +1,9 @@
 package scan
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // The Discord bot token rule (providerKeys' last) is the one rule whose
 // literals admit much text: its "." and [MN] are in most prose, and its
@@ -39,18 +42,21 @@ const (
 func discordMatches(re *regexp.Regexp, text string) [][]int {
 	var out [][]int
 	p := 0
+	// The runs right after a ".", found by jumping to each "." ("." is
+	// no key byte, so the run after it starts there and no run holds
+	// one).
 	for i := 0; i < len(text); {
-		if !isKeyByte(text[i]) {
-			i++
-			continue
+		d := strings.IndexByte(text[i:], '.')
+		if d < 0 {
+			break
 		}
-		j := i
+		q := i + d + 1
+		j := q
 		for j < len(text) && isKeyByte(text[j]) {
 			j++
 		}
-		q := i
-		i = j
-		if j-q < discordRun || q == 0 || text[q-1] != '.' || q-1-6-1-23-1 < p {
+		i = max(j, q)
+		if j-q < discordRun || q-1-6-1-23-1 < p {
 			continue
 		}
 		lo, hi := max(p, q-discordLead), min(len(text), q+discordTail)
