@@ -40,6 +40,16 @@ import (
 // prepBudget bounds the payload bytes of records read but not finished.
 const prepBudget = 4 << 20
 
+// maxCharge is the most of the budget one record takes: a record longer
+// than the budget (a 10 MB tool result) used to stop the reading until
+// every record before it was finished and to keep the records after it
+// from being read until it was, so one core redacted it while the other
+// waited. Charged less, it goes in once the records in flight come to
+// prepBudget-maxCharge, and records after it are read and redacted while
+// it is, up to the budget. Only one record is charged less at a time, so
+// the bytes in flight stay within prepBudget plus one long record.
+const maxCharge = prepBudget / 4
+
 // prepBatchItems and prepBatchBytes bound a batch; a batch is also handed
 // on early when the stages after reading are idle.
 const (
@@ -89,9 +99,11 @@ type prepped struct {
 }
 
 type prepBatch struct {
-	items []prepped
-	size  int
-	done  chan struct{} // closed when every item is redacted
+	items  []prepped
+	size   int
+	charge int           // the budget its records took
+	long   bool          // one of them was charged maxCharge for more
+	done   chan struct{} // closed when every item is redacted
 }
 
 // budget counts the bytes of records between reading and finishing.
@@ -101,6 +113,7 @@ type budget struct {
 	used  int
 	limit int
 	stop  bool
+	long  bool // a record charged maxCharge for more is in flight
 }
 
 func newBudget(limit int) *budget {
@@ -111,23 +124,35 @@ func newBudget(limit int) *budget {
 
 func (b *budget) fits(n int) bool { return b.used == 0 || b.used+n <= b.limit }
 
-// take waits until n bytes fit and takes them; false when halted.
-func (b *budget) take(n int) bool {
+// take waits until a record of n bytes fits and takes its charge: n, or
+// maxCharge for a longer record when no other such record is in flight
+// (long). ok is false when halted.
+func (b *budget) take(n int) (charge int, long, ok bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	for !b.stop && !b.fits(n) {
+	for !b.stop {
+		if n > maxCharge && !b.long && b.fits(maxCharge) {
+			b.used += maxCharge
+			b.long = true
+			return maxCharge, true, true
+		}
+		if b.fits(n) {
+			b.used += n
+			return n, false, true
+		}
 		b.cond.Wait()
 	}
-	if b.stop {
-		return false
-	}
-	b.used += n
-	return true
+	return 0, false, false
 }
 
-func (b *budget) give(n int) {
+// give returns the charge of finished records (and the long record's
+// place, when one of them had it).
+func (b *budget) give(n int, long bool) {
 	b.mu.Lock()
 	b.used -= n
+	if long {
+		b.long = false
+	}
 	b.cond.Broadcast()
 	b.mu.Unlock()
 }
@@ -232,8 +257,10 @@ func (p *prepPipe) send(b *prepBatch) bool {
 // rawRec is a record (or reading's error) as the reader hands it to the
 // reading stage, with the bytes it takes of the budget.
 type rawRec struct {
-	h    held
-	size int
+	h      held
+	size   int
+	charge int  // the budget it took
+	long   bool // charged maxCharge for more
 }
 
 // rawStage reads records (first those read ahead) and hands them to the
@@ -262,11 +289,12 @@ func rawStage(ctx context.Context, rd *envelope.Reader, ahead []held, p *prepPip
 		if h.rec != nil {
 			size += len(h.rec.Payload)
 		}
-		if !p.bud.take(size) {
+		charge, long, ok := p.bud.take(size)
+		if !ok {
 			return
 		}
 		select {
-		case p.raw <- rawRec{h: h, size: size}:
+		case p.raw <- rawRec{h: h, size: size, charge: charge, long: long}:
 		case <-p.quit:
 			return
 		}
@@ -318,6 +346,8 @@ func (s *sanitizer) prepStage(p *prepPipe) {
 		}
 		b.items = append(b.items, it)
 		b.size += r.size
+		b.charge += r.charge
+		b.long = b.long || r.long
 		if it.addErr != nil || it.err != nil && !errors.Is(it.err, envelope.ErrTornLine) {
 			flush() // sanitizing stops at this record
 			return
@@ -418,7 +448,7 @@ func (it *prepped) redact(vw *jsonwalk.Walker, cw *candWalk, private bool) {
 func (p *prepPipe) take(ctx context.Context) *prepped {
 	for p.cur == nil || p.next == len(p.cur.items) {
 		if b := p.cur; b != nil {
-			p.bud.give(b.size)
+			p.bud.give(b.charge, b.long)
 			p.cur = nil
 			for i := range b.items {
 				// The candidates' array goes back to prep (add swapped
@@ -426,7 +456,7 @@ func (p *prepPipe) take(ctx context.Context) *prepped {
 				c := b.items[i].cands[:0]
 				b.items[i] = prepped{cands: c}
 			}
-			b.items, b.size = b.items[:0], 0
+			b.items, b.size, b.charge, b.long = b.items[:0], 0, 0, false
 			select {
 			case p.free <- b:
 			default:
