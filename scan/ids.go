@@ -110,10 +110,20 @@ func (k *knownIDs) holdsAny(cands []string) bool {
 // an id's shape under some key (volatileID, but for the pseudonym test:
 // the set holds no pseudonym, so a pseudonym among them changes nothing).
 // holds(text) is holdsAny(idCands(nil, text)).
+//
+// It jumps as nextB64Run does: a token of 6 bytes or more starting at i
+// needs text[i:i+6] all identifier bytes, and when the last of those that
+// is not is at k, none starts at i..k; each place tried follows a byte
+// that is not one (or is the text's start), so a token found there starts
+// there.
 func idCands(dst []string, text string) []string {
-	for i := 0; i < len(text); {
-		if identClass[text[i]] == 0 {
-			i++
+	for i := 0; i+6 <= len(text); {
+		k := i + 5
+		for k >= i && identClass[text[k]] != 0 {
+			k--
+		}
+		if k >= i {
+			i = k + 1
 			continue
 		}
 		j := i
@@ -126,7 +136,7 @@ func idCands(dst []string, text string) []string {
 			digit = digit || c == identDigit
 			j++
 		}
-		if j-i >= 6 && j-i <= 200 && idShape(text[i:j], digit) {
+		if j-i <= 200 && idShape(text[i:j], digit) {
 			dst = append(dst, text[i:j])
 		}
 		i = j

@@ -52,3 +52,54 @@ func TestIsPseudonymIsTheRegexp(t *testing.T) {
 		}
 	}
 }
+
+// idCandsWalk is idCands as it was before it jumped: every token, byte by
+// byte.
+func idCandsWalk(dst []string, text string) []string {
+	for i := 0; i < len(text); {
+		if identClass[text[i]] == 0 {
+			i++
+			continue
+		}
+		j := i
+		digit := false
+		for j < len(text) && identClass[text[j]] != 0 {
+			digit = digit || identClass[text[j]] == identDigit
+			j++
+		}
+		if j-i >= 6 && j-i <= 200 && idShape(text[i:j], digit) {
+			dst = append(dst, text[i:j])
+		}
+		i = j
+	}
+	return dst
+}
+
+// TestIDCandsJumpIsTheWalk: the jumping idCands gives the tokens the walk
+// over every byte gives, in order, on texts of tokens of every length
+// around 6 and 200 bytes.
+func TestIDCandsJumpIsTheWalk(t *testing.T) {
+	r := rand.New(rand.NewPCG(29, 30))
+	pieces := []string{" ", "x", "_", "-", "1", "ab", "msg_", "item_", "toolu_", "é", "/", "\xff", "12345", "abcde", "abcdef", "a1b2c3d4",
+		strings.Repeat("a1", 99), strings.Repeat("a1", 100), strings.Repeat("z", 201)}
+	found := 0
+	n := 20000
+	if raceOn {
+		n = 3000
+	}
+	for range n {
+		var b strings.Builder
+		for range r.IntN(10) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		want := idCandsWalk(nil, text)
+		if got := idCands(nil, text); strings.Join(got, "\x00") != strings.Join(want, "\x00") || len(got) != len(want) {
+			t.Fatalf("%q: idCands %q, the walk %q", text, got, want)
+		}
+		found += len(want)
+	}
+	if found < n/5 {
+		t.Fatalf("only %d tokens in all: the test exercised little", found)
+	}
+}
