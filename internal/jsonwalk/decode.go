@@ -161,6 +161,99 @@ func RawOffsets(raw []byte, pos []int) {
 	}
 }
 
+// syncMin is the shortest string whose far positions rawOffsetsLen maps
+// from a point near them instead of from the start.
+const syncMin = 1 << 16
+
+// rawOffsetsLen is RawOffsets for raw whose decoding is decLen bytes
+// long. When the positions leave a long stretch of raw unmapped (a
+// truncated tool output: a few positions in its head, the cut's end and a
+// few in its tail), the ones after the stretch are mapped from a
+// character boundary near them, whose decoded offset is decLen less the
+// decoded length of what follows it, instead of walking the stretch.
+func rawOffsetsLen(raw []byte, decLen int, pos []int) {
+	if len(raw) < syncMin || len(pos) == 0 {
+		RawOffsets(raw, pos)
+		return
+	}
+	// The largest gap between positions (or before the first).
+	k, gap := 0, pos[0]
+	for i := 1; i < len(pos); i++ {
+		if g := pos[i] - pos[i-1]; g > gap {
+			k, gap = i, g
+		}
+	}
+	if gap < syncMin || pos[k] >= decLen {
+		RawOffsets(raw, pos)
+		return
+	}
+	q, dq, ok := syncPoint(raw, decLen, pos[k])
+	if !ok {
+		RawOffsets(raw, pos)
+		return
+	}
+	RawOffsets(raw, pos[:k])
+	tail := pos[k:]
+	for i := range tail {
+		tail[i] -= dq
+	}
+	RawOffsets(raw[q:], tail)
+	for i := range tail {
+		tail[i] += q
+	}
+}
+
+// syncPoint finds a character boundary q of raw whose decoded offset dq
+// is at most p (p < decLen), near p: it tries suffixes of raw of growing
+// length, each starting at a byte that can only begin a character (an
+// ASCII byte that is not a backslash and cannot be the letter or a hex
+// digit of an escape), and measures how much each decodes to. ok is false
+// when only a suffix of about half of raw or more would do.
+func syncPoint(raw []byte, decLen, p int) (q, dq int, ok bool) {
+	need := decLen - p // decoded bytes the suffix must hold at least
+	for back := need + 64; back <= len(raw)/2; back *= 2 {
+		q = len(raw) - back
+		for q < len(raw) && !boundaryByte(raw[q]) {
+			q++
+		}
+		if n := decodedLen(raw[q:]); n >= need {
+			return q, decLen - n, true
+		}
+	}
+	return 0, 0, false
+}
+
+// boundaryByte reports whether a character of a string's content must
+// start at a byte c: c is ASCII and neither a backslash nor a byte that
+// may follow one in an escape (its letter, or a \u escape's hex digits).
+func boundaryByte(c byte) bool {
+	if c >= utf8.RuneSelf || c == '\\' || c == '"' || c == '/' || isHex(c) {
+		return false
+	}
+	switch c {
+	case 'b', 'f', 'n', 'r', 't', 'u':
+		return false
+	}
+	return true
+}
+
+// decodedLen is len(AppendDecoded(nil, raw)).
+func decodedLen(raw []byte) int {
+	n := 0
+	for i := 0; i < len(raw); {
+		if c := raw[i]; c != '\\' && c < utf8.RuneSelf {
+			j := plainEnd(raw, i+1)
+			n += j - i
+			i = j
+			continue
+		}
+		w, m := charAt(raw, i)
+		n += w
+		i += m
+	}
+	return n
+}
+
 // AppendEscaped appends text as the content of a JSON string: '"', '\\'
 // and control bytes escaped, every other byte as it is.
 func AppendEscaped(dst, text []byte) []byte {

@@ -3,6 +3,7 @@ package jsonwalk
 import (
 	"bytes"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -73,7 +74,11 @@ func TestDecodeAndOffsets(t *testing.T) {
 func TestDecodeLongRuns(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 19))
 	odd := []string{`\n`, `\\`, `\"`, `\u00e9`, `\ud83d\ude00`, "é", "\xff", "\x7f", `\/`, "€"}
-	for range 3000 {
+	n := 3000
+	if raceEnabled {
+		n = 500
+	}
+	for range n {
 		var b []byte
 		for len(b) < 40+rng.IntN(200) {
 			for range rng.IntN(20) {
@@ -95,5 +100,109 @@ func TestDecodeLongRuns(t *testing.T) {
 				t.Fatalf("RawOffsets(%q)[%d] = %d, want %d", b, i, pos[i], offs[i])
 			}
 		}
+	}
+}
+
+// TestRawOffsetsFromSyncPoint checks rawOffsetsLen, which maps the
+// positions after a long unmapped stretch from a character boundary near
+// them, against RawOffsets, on long strings of escapes, multi-byte runes
+// and invalid bytes, with positions in the head, the tail and at the end.
+func TestRawOffsetsFromSyncPoint(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 21))
+	odd := []string{`\n`, `\\`, `\"`, `\u00e9`, `\ud83d\ude00`, `\u0041`, "é", "\xff", `\/`, `\t`, "a", "1", "F", " "}
+	synced := 0
+	n := 40
+	if raceEnabled {
+		n = 6
+	}
+	for range n {
+		// Random blocks of pieces, each repeated a random number of
+		// times (drawing every piece of a 300 KB string is slow under
+		// the race detector).
+		var b []byte
+		size := 3*syncMin + rng.IntN(2*syncMin)
+		for len(b) < size {
+			var blk []byte
+			for len(blk) < 512 {
+				if rng.IntN(3) == 0 {
+					for range rng.IntN(30) {
+						blk = append(blk, byte('g'+rng.IntN(20)))
+					}
+				}
+				blk = append(blk, odd[rng.IntN(len(odd))]...)
+			}
+			for range 1 + rng.IntN(16) {
+				b = append(b, blk...)
+			}
+		}
+		decLen := len(AppendDecoded(nil, b))
+		var pos []int
+		for range rng.IntN(4) {
+			pos = append(pos, rng.IntN(decLen/8+1))
+		}
+		for range 1 + rng.IntN(4) {
+			pos = append(pos, decLen-rng.IntN(decLen/8+1))
+		}
+		if rng.IntN(3) == 0 {
+			pos = append(pos, decLen)
+		}
+		slices.Sort(pos)
+		want := slices.Clone(pos)
+		RawOffsets(b, want)
+		got := slices.Clone(pos)
+		rawOffsetsLen(b, decLen, got)
+		if !slices.Equal(got, want) {
+			t.Fatalf("positions %v of a %d-byte string: got %v, want %v", pos, len(b), got, want)
+		}
+		// Count the strings mapped from a sync point: a gap of syncMin
+		// before the first tail position, and a boundary found.
+		k := slices.IndexFunc(pos, func(p int) bool { return p > decLen/2 })
+		gap := pos[k]
+		if k > 0 {
+			gap -= pos[k-1]
+		}
+		if _, _, ok := syncPoint(b, decLen, pos[k]); ok && gap >= syncMin && pos[k] < decLen {
+			synced++
+		}
+	}
+	if synced < n/2 {
+		t.Errorf("only %d of %d strings had a sync point: the comparison says little", synced, n)
+	}
+}
+
+// TestBoundaryByte checks what syncPoint relies on: every byte
+// boundaryByte accepts begins a character (in the one-character-at-a-time
+// decoding), and decodedLen of the rest from there is what that
+// decoding gives.
+func TestBoundaryByte(t *testing.T) {
+	rng := rand.New(rand.NewPCG(16, 22))
+	odd := []string{`\n`, `\\`, `\"`, `\u00e9`, `\ud83d\ude00`, `\u0041`, "é", "\xff", `\/`, `\t`, `\b`, `\f`, `\r`, "g", "z", "1", "F", " "}
+	checked := 0
+	for range 2000 {
+		var b []byte
+		for range 1 + rng.IntN(20) {
+			b = append(b, odd[rng.IntN(len(odd))]...)
+		}
+		dec, offs := offsetsByChar(b)
+		starts := map[int]int{} // raw index -> decoded offset of the character there
+		for d := len(offs) - 1; d >= 0; d-- {
+			starts[offs[d]] = d
+		}
+		for q := range b {
+			if !boundaryByte(b[q]) {
+				continue
+			}
+			d, ok := starts[q]
+			if !ok {
+				t.Fatalf("%q: boundaryByte accepts byte %d (%q), inside a character", b, q, b[q])
+			}
+			if n := decodedLen(b[q:]); n != len(dec)-d {
+				t.Fatalf("%q: decodedLen from %d = %d, want %d", b, q, n, len(dec)-d)
+			}
+			checked++
+		}
+	}
+	if checked < 1000 {
+		t.Errorf("only %d boundaries checked", checked)
 	}
 }

@@ -164,7 +164,7 @@ func (t *Token) AppendSpliced(dst []byte) []byte {
 		pos = append(pos, sp.start, sp.end)
 	}
 	if !t.exact {
-		RawOffsets(inner, pos)
+		rawOffsetsLen(inner, len(t.text), pos)
 	}
 	raw := make([]byte, 0, len(inner)+16)
 	last := 0
@@ -555,7 +555,7 @@ func (w *Walker) applySplices(base int, inner []byte, t *Token) {
 		pos = append(pos, sp.start, sp.end)
 	}
 	if !t.exact {
-		RawOffsets(inner, pos)
+		rawOffsetsLen(inner, len(t.text), pos)
 	}
 	w.pos2 = pos
 	for k, sp := range t.splices {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package jsonwalk
+
+const raceEnabled = false
