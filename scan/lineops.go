@@ -83,7 +83,7 @@ func (f *fileScan) apply(o *lineOut, m *matcher) {
 		f.m = m.local()
 	}
 	n := o.n
-	f.begin(n)
+	f.begin(n, o.rec && o.d.key != "")
 	if o.rec {
 		for _, id := range o.learned {
 			f.ids.learn(id)
@@ -112,5 +112,5 @@ func (f *fileScan) apply(o *lineOut, m *matcher) {
 			}
 		}
 	}
-	f.finish(n, o.rec && o.d.key != "")
+	f.finish(n)
 }

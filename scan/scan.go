@@ -427,24 +427,23 @@ func (f *fileScan) add(x Finding) {
 	f.out = append(f.out, x)
 }
 
-// begin starts applying line n: the keys of its findings go to cur.
-func (f *fileScan) begin(n int64) {
+// begin starts applying line n. Later findings name the line only from a
+// block of deltas that holds one of its parts (a block's findings name
+// the lines of its parts), so the keys of its findings go to cur, which
+// the next line clears, unless the line gives a block a part (part): then
+// they go to seen, which keeps them while a block holds the part.
+func (f *fileScan) begin(n int64, part bool) {
 	f.curLine = n
+	if part {
+		f.curLine = -1
+	}
 	if len(f.cur) > 0 {
 		clear(f.cur)
 	}
 }
 
-// finish ends line n's apply. Later findings name the line only from a
-// block of deltas that holds one of its parts (a block's findings name
-// the lines of its parts), so its keys are kept in seen only when the
-// line gave a block a part (part).
-func (f *fileScan) finish(n int64, part bool) {
-	if part {
-		for k := range f.cur {
-			f.seen[k] = true
-		}
-	}
+// finish ends line n's apply.
+func (f *fileScan) finish(n int64) {
 	f.curLine = -1
 	f.forget(n)
 }
