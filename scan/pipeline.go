@@ -390,9 +390,20 @@ func (rd *reader) declare(raw []byte) {
 // mayDeclare reports whether a line may name a project: it holds "cwd" or
 // "directory", or an escape of a lower-case letter (a key may be spelled
 // with escapes).
+//
+// Both words hold a "d" ("cwd" ends with it, "directory" starts with it),
+// so one search for "d" finds either.
 func mayDeclare(raw []byte) bool {
-	if bytes.Contains(raw, []byte("cwd")) || bytes.Contains(raw, []byte("directory")) {
-		return true
+	for i := 0; ; {
+		j := bytes.IndexByte(raw[i:], 'd')
+		if j < 0 {
+			break
+		}
+		k := i + j
+		if k >= 2 && raw[k-2] == 'c' && raw[k-1] == 'w' || bytes.HasPrefix(raw[k:], []byte("directory")) {
+			return true
+		}
+		i = k + 1
 	}
 	for i := bytes.Index(raw, []byte(`\u00`)); i >= 0; {
 		if i+4 < len(raw) && (raw[i+4] == '6' || raw[i+4] == '7') {
