@@ -87,3 +87,16 @@ type InPlaceLiner interface {
 	// ReadsLinesInPlace marks the interface; it does nothing.
 	ReadsLinesInPlace()
 }
+
+// SlabUser is a Normalizer that can take the memory of its most common
+// events (text deltas and their causes) from a Slab its caller provides:
+// from UseSlab(s) on, until the next UseSlab, the events it returns may
+// live in s, so they are the caller's only until the caller resets s. A
+// pipeline that is done with a batch's events then reuses the memory
+// instead of the normalizer taking fresh memory for every event.
+// UseSlab(nil) goes back to the normalizer's own Slab, which is never
+// reset.
+type SlabUser interface {
+	Normalizer
+	UseSlab(s *Slab)
+}

@@ -31,3 +31,39 @@ func TestSlab(t *testing.T) {
 		t.Fatal("appending to a handed-out slice changed the next one")
 	}
 }
+
+// TestSlabReset: after Reset a Slab hands out the arrays of the round
+// before again (no new memory once the rounds are as large as the
+// first), each slice holding what it was given in this round.
+func TestSlabReset(t *testing.T) {
+	var s event.Slab
+	s.Reset()
+	var first []*event.Event
+	for round := range 3 {
+		for i := range 2*event.SlabSize + 3 {
+			ev := s.One(&event.Event{Kind: event.KindText, Text: string(rune('a' + (i+round)%26))})
+			ref := s.Ref(int64(i + round))
+			if ev[0].Text != string(rune('a'+(i+round)%26)) || ref[0] != int64(i+round) || cap(ev) != 1 || cap(ref) != 1 {
+				t.Fatalf("round %d, slice %d: %+v, %v", round, i, ev, ref)
+			}
+			if round == 0 {
+				first = append(first, &ev[0])
+			} else if &ev[0] != first[i] {
+				t.Fatalf("round %d, slice %d: new memory, not the first round's", round, i)
+			}
+		}
+		s.Reset()
+		if first[0].Text != "" {
+			t.Fatalf("Reset left the old events in place: %+v", *first[0])
+		}
+	}
+	if allocs := testing.AllocsPerRun(10, func() {
+		for range 2*event.SlabSize + 3 {
+			s.One(&event.Event{Kind: event.KindText})
+			s.Ref(1)
+		}
+		s.Reset()
+	}); allocs != 0 {
+		t.Errorf("%v allocations a round after the first", allocs)
+	}
+}

@@ -37,7 +37,9 @@ import (
 // what the normalizer keeps; more bought no speed and raised the peak
 // memory of a long run by a tenth.
 //
-// emit's slice is valid only during the call. When Normalize returns
+// emit's slice is valid only during the call, and so are the Cause
+// slices of its events (the memory of a batch's events is reused once
+// they are emitted, when n is an event.SlabUser): copy a Cause to keep it. When Normalize returns
 // early (an error, ctx done), the reading goroutine may still be inside
 // a read of in's reader that blocks (a quiet pipe); it stops when that
 // read returns, without reading further or calling n or emit. Do not use
@@ -52,6 +54,7 @@ func (in *Native) normalize(ctx context.Context, n event.Normalizer, p *pipeline
 	p.in, p.n, p.done = in, n, make(chan struct{})
 	p.vl, _ = n.(event.ValidLiner)
 	p.ol, _ = n.(event.OwnedLiner)
+	p.su, _ = n.(event.SlabUser)
 	if _, ok := n.(event.InPlaceLiner); ok {
 		// LineValid on the batch's reused buffer beats LineOwned on a
 		// fresh copy: the normalizer copies only what it keeps.
@@ -108,6 +111,9 @@ type pipeBatch struct {
 	// buf holds the copies of the batch's lines for an event.InPlaceLiner,
 	// reused with the batch: such a normalizer keeps no byte of it.
 	buf []byte
+	// slab holds the events of an event.SlabUser, reused with the batch
+	// once they are emitted.
+	slab event.Slab
 }
 
 type pipeline struct {
@@ -115,6 +121,7 @@ type pipeline struct {
 	n  event.Normalizer
 	vl event.ValidLiner
 	ol event.OwnedLiner
+	su event.SlabUser
 	// inPlace says n is an event.InPlaceLiner: lines are copied into
 	// their batch's buf.
 	inPlace bool
@@ -191,7 +198,9 @@ func (p *pipeline) batch() *pipeBatch {
 	case b := <-p.free:
 		return b
 	default:
-		return &pipeBatch{}
+		b := &pipeBatch{}
+		b.slab.Reset() // from the first round on, its arrays are kept
+		return b
 	}
 }
 
@@ -206,6 +215,7 @@ func (p *pipeline) recycle(b *pipeBatch) {
 	}
 	b.buf = b.buf[:0]
 	b.bytes, b.err = 0, nil
+	b.slab.Reset()
 	select {
 	case p.free <- b:
 	default:
@@ -290,12 +300,18 @@ func (p *pipeline) read(ctx context.Context, out chan<- *pipeBatch) {
 // normalize is the normalizing goroutine: it turns each batch of lines
 // into events and, after the last line, adds End's.
 func (p *pipeline) normalize(in <-chan *pipeBatch, out chan<- *pipeBatch) {
+	if p.su != nil {
+		defer p.su.UseSlab(nil) // the batches' slabs are reused
+	}
 	for {
 		var b *pipeBatch
 		select {
 		case b = <-in:
 		case <-p.done:
 			return
+		}
+		if p.su != nil {
+			p.su.UseSlab(&b.slab)
 		}
 		for i, line := range b.lines {
 			var evs []event.Event

@@ -54,8 +54,10 @@ type Normalizer struct {
 	// cumulative is Options.CumulativeDeltas.
 	cumulative bool
 
-	// slab holds the delta events and their causes.
-	slab event.Slab
+	// slab holds the delta events and their causes: own, or the
+	// caller's (UseSlab).
+	slab    *event.Slab
+	ownSlab event.Slab
 	// pick reads a line's members, and those of its event, the event's
 	// delta and its message, in one walk (see linePick); its results hold
 	// for the line being normalized.
@@ -135,7 +137,17 @@ func NewWithOptions(o Options) *Normalizer {
 		pick:       linePick(),
 	}
 	n.cloneFn = n.clone
+	n.slab = &n.ownSlab
 	return n
+}
+
+// UseSlab takes the memory of delta events and their causes from s, or
+// from the normalizer's own Slab when s is nil (event.SlabUser).
+func (n *Normalizer) UseSlab(s *event.Slab) {
+	if s == nil {
+		s = &n.ownSlab
+	}
+	n.slab = s
 }
 
 // Line normalizes one native line (without its newline). ref goes into the
