@@ -1,0 +1,5 @@
+//go:build !race
+
+package litdfa
+
+const raceOn = false
