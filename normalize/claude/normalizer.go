@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/internal/census"
@@ -63,14 +62,12 @@ type Normalizer struct {
 	// for the line being normalized.
 	pick *jsonpick.Nested
 
-	// borrowed is the line being normalized when the caller did not give
-	// it away (Line, LineValid): the line is read in place, not copied,
-	// and the strings of it that the state keeps (keep) and the events
-	// carry (event.Detach) are copied into arena instead, a few bytes
-	// where a copy of the line was hundreds. Nil otherwise.
-	borrowed []byte
-	arena    []byte
-	cloneFn  func(string) string
+	// keeper holds the line being normalized when the caller did not
+	// give it away (Line, LineValid): the line is read in place, not
+	// copied, and the strings of it that the state keeps (keep) and the
+	// events carry (event.Detach) are copied instead, a few bytes where a
+	// copy of the line was hundreds.
+	keeper jsonpick.Keeper
 }
 
 // Options change how a Normalizer reads its stream. The zero value gives
@@ -136,7 +133,6 @@ func NewWithOptions(o Options) *Normalizer {
 		cumulative: o.CumulativeDeltas,
 		pick:       linePick(),
 	}
-	n.cloneFn = n.clone
 	n.slab = &n.ownSlab
 	return n
 }
@@ -194,12 +190,13 @@ func (n *Normalizer) line(ref int64, line []byte, valid, owned bool) []event.Eve
 	if owned {
 		return n.object(ref, v)
 	}
-	n.borrowed = line
+	n.keeper.Borrow(line)
 	evs := n.object(ref, v)
+	clone := n.keeper.CloneFunc()
 	for i := range evs {
-		evs[i].Detach(line, n.cloneFn)
+		evs[i].Detach(line, clone)
 	}
-	n.borrowed = nil
+	n.keeper.Release()
 	return evs
 }
 
@@ -216,33 +213,9 @@ func (n *Normalizer) object(ref int64, v gjson.Result) []event.Event {
 	return n.nest(parent, n.dispatch(ref, v, f))
 }
 
-// keep returns s, or a copy of it when s is part of a borrowed line: for
-// every string the state keeps beyond the line being normalized (map keys
-// included: storing a key again replaces the key the map held).
-func (n *Normalizer) keep(s string) string {
-	if n.borrowed == nil || len(s) == 0 {
-		return s
-	}
-	p := uintptr(unsafe.Pointer(unsafe.StringData(s))) - uintptr(unsafe.Pointer(unsafe.SliceData(n.borrowed)))
-	if p >= uintptr(len(n.borrowed)) {
-		return s
-	}
-	return n.clone(s)
-}
-
-// clone copies s into the arena, a block that is only ever appended to
-// (so no string of it changes), or on its own when it is long.
-func (n *Normalizer) clone(s string) string {
-	const block = 16 << 10
-	if len(s) > block/8 {
-		return strings.Clone(s)
-	}
-	if cap(n.arena)-len(n.arena) < len(s) {
-		n.arena = make([]byte, 0, block)
-	}
-	n.arena = append(n.arena, s...)
-	return unsafe.String(&n.arena[len(n.arena)-len(s)], len(s))
-}
+// keep returns s, or a copy of it when s is part of a borrowed line
+// (jsonpick.Keeper.Keep).
+func (n *Normalizer) keep(s string) string { return n.keeper.Keep(s) }
 
 // dispatch normalizes the line v, whose top-level fields f holds (see pick).
 func (n *Normalizer) dispatch(ref int64, v gjson.Result, f *[lineFields]gjson.Result) []event.Event {

@@ -32,6 +32,8 @@ type Normalizer struct {
 	cumulative bool
 	// slab holds the causes of lines and the delta events.
 	slab event.Slab
+	// keeper holds a line borrowed for the call (Line, LineValid).
+	keeper jsonpick.Keeper
 }
 
 // Options change how a Normalizer reads its stream. The zero value gives
@@ -93,12 +95,29 @@ func (n *Normalizer) line(ref int64, line []byte, valid, owned bool) []event.Eve
 		return []event.Event{{Kind: event.KindUnknown, Phase: event.PhaseUpdated, NativeType: census.Invalid,
 			SessionID: n.sessionID, Cause: []int64{ref}}}
 	}
-	var v gjson.Result
+	// The line is read in place either way; a line not given away is
+	// borrowed only for this call: the strings the state keeps of it are
+	// copied (keeper.Keep), and so are those of the events (event.Detach).
+	v := jsonpick.ParseOwned(line)
 	if owned {
-		v = jsonpick.ParseOwned(line)
-	} else {
-		v = gjson.ParseBytes(line)
+		return n.object(ref, v)
 	}
+	n.keeper.Borrow(line)
+	evs := n.object(ref, v)
+	clone := n.keeper.CloneFunc()
+	for i := range evs {
+		evs[i].Detach(line, clone)
+	}
+	n.keeper.Release()
+	return evs
+}
+
+// ReadsLinesInPlace says that Line and LineValid copy only what they keep
+// of the line, not the line (event.InPlaceLiner).
+func (n *Normalizer) ReadsLinesInPlace() {}
+
+// object normalizes the line v.
+func (n *Normalizer) object(ref int64, v gjson.Result) []event.Event {
 	refs := n.slab.Ref(ref)
 	var f [lineFields]gjson.Result
 	jsonpick.Pick(v, lineKeys, f[:])
@@ -114,7 +133,7 @@ func (n *Normalizer) line(ref int64, line []byte, valid, owned bool) []event.Eve
 	switch typ {
 	case "init":
 		if sid := v.Get("session_id").String(); sid != "" {
-			n.sessionID = sid
+			n.sessionID = n.keeper.Keep(sid)
 		}
 		return append(out, event.Event{Kind: event.KindInit, Phase: event.PhaseCompleted,
 			SessionID: n.sessionID, Model: v.Get("model").String(), Cause: refs})
@@ -144,7 +163,7 @@ func (n *Normalizer) message(refs []int64, v gjson.Result, f *[lineFields]gjson.
 	if !f[lDelta].Bool() {
 		out := n.closeRun()
 		n.runCount++
-		n.lastText = content
+		n.lastText = n.keeper.Keep(content)
 		return append(out, event.Event{Kind: event.KindText, Phase: event.PhaseCompleted,
 			SessionID: n.sessionID, PartID: n.partID(), Text: content, Cause: refs})
 	}
