@@ -8,7 +8,6 @@ import (
 	"io"
 	"runtime"
 	"sync"
-	"sync/atomic"
 )
 
 // ParallelReader reads a capture's records as Reader does (the same
@@ -31,10 +30,8 @@ import (
 // first and then read again into a buffer of its length; where it cannot
 // (a pipe), it is read in blocks and put together.
 //
-// A caller that hands records to another goroutine can keep their memory
-// valid for longer with Hold (until the Hold's Release), and can keep a
-// record for good when Owned says that its chunk is never read into again
-// (a chunk made for one long line).
+// A caller can keep a record's payload for good when Owned says that its
+// chunk is never read into again (a chunk made for one long line).
 //
 // Unlike Reader, a read error ends the stream: Next returns it, and
 // again at every later call. A bad line does not: its *LineError is
@@ -50,13 +47,12 @@ type ParallelReader struct {
 	once  sync.Once
 	wg    sync.WaitGroup
 
-	sc    lineScanner // for the chunks Next parses itself
-	cur   *pchunk
-	batch uint64 // chunks Next has moved into
-	next  int    // the next entry of cur
-	base  int64  // lines in the chunks before cur
-	line  int64
-	err   error // the end of the stream, once met
+	sc   lineScanner // for the chunks Next parses itself
+	cur  *pchunk
+	next int   // the next entry of cur
+	base int64 // lines in the chunks before cur
+	line int64
+	err  error // the end of the stream, once met
 }
 
 // pchunk is a run of whole lines of the capture and, once parsed, what
@@ -76,13 +72,8 @@ type pchunk struct {
 	ents   []pentry
 	causes []int64 // the records' Cause arrays, one after another
 	ready  chan struct{}
-	// refs counts who still reads the chunk's records once Next has
-	// handed them out: Next itself while they are current, and each
-	// Hold not yet released. The last one gives the chunk back to free.
-	refs atomic.Int32
 	// owned says buf is never read into again (see Owned).
 	owned bool
-	free  chan<- *pchunk
 }
 
 // pentry is one non-blank line: its record, or the error reading it
@@ -138,7 +129,7 @@ func newParallelReader(ctx context.Context, r io.Reader, name string, opts Paral
 		quit:  make(chan struct{}),
 	}
 	for range chunks {
-		p.free <- &pchunk{ready: make(chan struct{}, 1), free: p.free}
+		p.free <- &pchunk{ready: make(chan struct{}, 1)}
 	}
 	p.wg.Add(1 + workers)
 	go p.read(ctx, r, size)
@@ -454,7 +445,7 @@ func (p *ParallelReader) Next() (*Record, error) {
 			if c.end != nil {
 				p.err = c.end
 			}
-			c.unref()
+			p.free <- c
 		}
 		if p.err != nil {
 			return nil, p.err
@@ -480,56 +471,15 @@ func (p *ParallelReader) Next() (*Record, error) {
 			}
 			break
 		}
-		c.refs.Store(1)
 		p.cur, p.next = c, 0
-		p.batch++
 	}
 }
-
-// unref drops one reader of c's records; the last gives c back to be
-// read into again. (free has room for every chunk: this never blocks.)
-func (c *pchunk) unref() {
-	if c.refs.Add(-1) == 0 {
-		c.free <- c
-	}
-}
-
-// Hold keeps the records read with the one Next returned last (a batch:
-// the records of one chunk of the capture) valid after Next has moved
-// past them, until Release. Each Hold must be released once; the zero
-// Hold's Release does nothing.
-type Hold struct{ c *pchunk }
-
-// Hold returns a Hold on the batch of the record Next returned last, or
-// the zero Hold when there is none (before the first record, after an
-// error that ended the stream, after Close). Next numbers the batches
-// with Batch, so that a caller holds each batch once.
-func (p *ParallelReader) Hold() Hold {
-	if p.cur == nil {
-		return Hold{}
-	}
-	p.cur.refs.Add(1)
-	return Hold{p.cur}
-}
-
-// Release ends the Hold: its records' memory may be read into again. It
-// may be called from any goroutine, also after the reader's Close.
-func (h Hold) Release() {
-	if h.c != nil {
-		h.c.unref()
-	}
-}
-
-// Batch numbers the batch of the record Next returned last, from 1 (0
-// before the first): records with the same number were read together and
-// one Hold covers them all.
-func (p *ParallelReader) Batch() uint64 { return p.batch }
 
 // Owned reports whether the record Next returned last lies in memory that
 // the reader never reads into again nor reuses, as for a line longer than
-// the reader keeps a buffer for: its Payload, Cause and Extra values may
-// then be kept for good, without a Hold (an event.OwnedLiner may take the
-// payload).
+// the reader keeps a buffer for: its Payload (and the bytes of its Extra
+// values, not their array, nor the Cause array) may then be kept for
+// good; an event.OwnedLiner may take the payload.
 func (p *ParallelReader) Owned() bool { return p.cur != nil && p.cur.owned }
 
 var nl = []byte{'\n'}

@@ -17,16 +17,17 @@ import (
 // it saw when it ran inline, and its state (err, diverged, the report) is
 // read once finish has returned.
 //
-// A queued record's payload and cause point into the reader's chunk: the
-// batch they are sent in holds that chunk (envelope.Hold) until the
-// comparer is done with the batch, when addWant has copied what it keeps.
-// A batch holds at most one chunk, so the caller never keeps back more
-// than the chunk it is reading from the reader, which needs chunks back to
-// read on. Events are the caller's (Normalizer.Line gives them away).
+// A queued record's payload and cause are copied into its batch (the
+// reader lends them only until its next record), whose arrays are used
+// again once the comparer is done with it; the comparer takes them as
+// lent for the call, as before. Copying a record costs less than keeping
+// the reader's chunk from being read into until the comparer is done
+// with it: held chunks would stop the reader from reading ahead (or
+// take more memory for more chunks). Events are the caller's
+// (Normalizer.Line gives them away).
 type cmpFeed struct {
 	c     *streamCmp
 	cur   *cmpBatch
-	batch uint64 // the reader's batch cur holds, 0 for none
 	todo  chan *cmpBatch
 	spare chan *cmpBatch
 	done  sync.WaitGroup
@@ -40,23 +41,32 @@ type cmpFeed struct {
 }
 
 // cmpItem is one queued call: addWant(seq, payload, cause) when want is
-// set, else addGot for each of evs.
+// set, the payload and cause being the batch's bytes and numbers from
+// the offsets below; else addGot for each of evs.
 type cmpItem struct {
-	want    bool
-	seq     int64
-	payload []byte
-	cause   []int64
-	evs     []event.Event
+	want               bool
+	seq                int64
+	payload, payloadTo int
+	cause, causeTo     int
+	evs                []event.Event
 }
 
+// cmpBatch is a run of queued calls and the payloads and causes of their
+// records.
 type cmpBatch struct {
-	items []cmpItem
-	hold  envelope.Hold
+	items  []cmpItem
+	bytes  []byte
+	causes []int64
 }
 
 const (
 	// cmpBatchItems is the most calls a batch holds.
-	cmpBatchItems = 512
+	cmpBatchItems = 128
+	// cmpBatchBytes is about the most payload bytes a batch holds (it
+	// is sent once over), and cmpKeepBytes the most a batch keeps room
+	// for once compared, so that one huge record does not keep its size.
+	cmpBatchBytes = 32 << 10
+	cmpKeepBytes  = 1 << 20
 	// cmpBatches is how many batches are around: queued, being compared
 	// and being filled.
 	cmpBatches = 4
@@ -84,16 +94,15 @@ func (f *cmpFeed) got(evs []event.Event) {
 	}
 }
 
-// want queues the normalized_out record rec, which er returned last.
-func (f *cmpFeed) want(er *envelope.ParallelReader, rec *envelope.Record) {
-	if b := er.Batch(); b != f.batch {
-		if f.batch != 0 {
-			f.send() // a batch holds one chunk
-		}
-		f.cur.hold, f.batch = er.Hold(), b
-	}
-	f.cur.items = append(f.cur.items, cmpItem{want: true, seq: rec.Sequence, payload: rec.Payload, cause: rec.Cause})
-	if len(f.cur.items) == cmpBatchItems {
+// want queues the normalized_out record rec.
+func (f *cmpFeed) want(rec *envelope.Record) {
+	b := f.cur
+	it := cmpItem{want: true, seq: rec.Sequence, payload: len(b.bytes), cause: len(b.causes)}
+	b.bytes = append(b.bytes, rec.Payload...)
+	b.causes = append(b.causes, rec.Cause...)
+	it.payloadTo, it.causeTo = len(b.bytes), len(b.causes)
+	b.items = append(b.items, it)
+	if len(b.items) == cmpBatchItems || len(b.bytes) >= cmpBatchBytes {
 		f.send()
 	}
 }
@@ -101,7 +110,7 @@ func (f *cmpFeed) want(er *envelope.ParallelReader, rec *envelope.Record) {
 // send hands the current batch to the goroutine and starts another.
 func (f *cmpFeed) send() {
 	f.todo <- f.cur
-	f.cur, f.batch = <-f.spare, 0
+	f.cur = <-f.spare
 }
 
 // finish sends what is queued and waits until the comparer has made
@@ -133,7 +142,7 @@ func (f *cmpFeed) run() {
 			for i := range b.items {
 				it := &b.items[i]
 				if it.want {
-					c.addWant(it.seq, it.payload, it.cause)
+					c.addWant(it.seq, b.bytes[it.payload:it.payloadTo], b.causes[it.cause:it.causeTo])
 				} else {
 					for _, e := range it.evs {
 						if c.gotFull() {
@@ -147,9 +156,11 @@ func (f *cmpFeed) run() {
 				f.full.Store(true)
 			}
 		}
-		b.hold.Release()
-		clear(b.items) // drop the references to payloads and events
-		b.items, b.hold = b.items[:0], envelope.Hold{}
+		clear(b.items) // drop the references to events
+		b.items, b.bytes, b.causes = b.items[:0], b.bytes[:0], b.causes[:0]
+		if cap(b.bytes) > cmpKeepBytes {
+			b.bytes = nil
+		}
 		select {
 		case f.spare <- b:
 		default: // the last batch, sent by finish: spare is full

@@ -497,7 +497,7 @@ func streamNative(ctx context.Context, r io.ReadSeeker, name string, opts Option
 			f.got(evs)
 		case envelope.StageNormalizedOut:
 			records++
-			f.want(er, rec)
+			f.want(rec)
 		}
 	}
 	if natives == 0 {

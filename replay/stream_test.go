@@ -321,10 +321,10 @@ func TestRunCaptureContext(t *testing.T) {
 // of several of the envelope reader's 256 KiB chunks (a corpus run four
 // times over, 1.5 MB), whose normalized_out records trail their native
 // lines by more lines than the comparer takes in one batch: the streaming
-// comparer, fed from another goroutine, holds the chunks of the records
-// it has not compared yet, across chunk ends, and must still agree with
-// the in-memory path when the recorded events match, differ late in the
-// run, or end early.
+// comparer, fed from another goroutine, has its records' copies queued
+// across chunk ends and batches, and must still agree with the in-memory
+// path when the recorded events match, differ late in the run, or end
+// early.
 func TestRunCaptureManyChunks(t *testing.T) {
 	one := corpusLines(t, "../testdata/corpus/claude/long-text-partial.stdout.jsonl")
 	var lines [][]byte
