@@ -34,8 +34,19 @@ type hole struct {
 }
 
 type blockStream struct {
-	s     *redact.Stream
+	s     *redact.Stream // nil while the block follows a native one (follow.go)
 	holes []*hole
+	red   *redact.Redactor
+	// A native block logs its calls for blocks that may follow it.
+	lead               bool
+	log                []streamOp
+	logStart, logBytes int
+	// A block that follows one: the leader, its next op there, and the
+	// calls made so far (for its own Stream, should it need one).
+	fol             *blockStream
+	pos             int
+	hist            []streamOp
+	histBytes, cuts int
 }
 
 // blocks holds the open streams of a capture.
@@ -43,6 +54,11 @@ type blocks struct {
 	r         func() *redact.Redactor
 	lookahead int
 	open      map[string]*blockStream
+	// leaders are the native blocks started last, newest last, which
+	// normalized and legacy blocks may follow (follow.go), when follow
+	// is set (Sanitize; a LineRedactor has native blocks only).
+	follow  bool
+	leaders []*blockStream
 }
 
 func newBlocks(r func() *redact.Redactor, lookahead int) *blocks {
@@ -73,11 +89,11 @@ func newObserver() *observer {
 func (b *blocks) push(h *hole, delta string) {
 	bs := b.open[h.key]
 	if bs == nil {
-		bs = &blockStream{s: b.r().NewStream(b.lookahead)}
+		bs = b.newBlockStream(h.key, delta)
 		b.open[h.key] = bs
 	}
 	bs.holes = append(bs.holes, h)
-	bs.fill(bs.s.Push(delta))
+	bs.fill(bs.op(opPush, delta, b.lookahead))
 }
 
 func (bs *blockStream) fill(chunks []redact.Chunk) {
@@ -113,9 +129,9 @@ func (b *blocks) cut(key string) bool {
 	if bs == nil {
 		return false
 	}
-	before := bs.s.Cuts()
-	bs.fill(bs.s.Cut())
-	return bs.s.Cuts() > before
+	before := bs.cutsSoFar()
+	bs.fill(bs.op(opCut, "", b.lookahead))
+	return bs.cutsSoFar() > before
 }
 
 // spread keeps every delta that had text non-empty: redact puts the whole
@@ -179,7 +195,7 @@ func (b *blocks) flush(prefix string) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		bs := b.open[k]
-		bs.fill(bs.s.Flush())
+		bs.fill(bs.op(opFlush, "", b.lookahead))
 		delete(b.open, k)
 	}
 }

@@ -285,6 +285,7 @@ func newSanitizer(opts Options) (*sanitizer, error) {
 	s.obs = newObserver()
 	s.clean = map[string]struct{}{}
 	s.blocks = newBlocks(func() *redact.Redactor { return s.cur }, opts.Lookahead)
+	s.blocks.follow = true
 	return s, nil
 }
 
