@@ -191,8 +191,10 @@ func (ls *lineScan) join(frames []frame) string {
 	if p, ok := ls.ptrs[bstr(ls.pbuf)]; ok {
 		return p
 	}
-	if ls.ptrs == nil || len(ls.ptrs) >= maxPtrs {
+	if ls.ptrs == nil {
 		ls.ptrs = make(map[string]string, 256)
+	} else if len(ls.ptrs) >= maxPtrs {
+		clear(ls.ptrs)
 	}
 	p := string(ls.pbuf)
 	ls.ptrs[p] = p

@@ -352,8 +352,10 @@ func (ls *lineScan) check(text string, report func(hit), hits *int) {
 	before := *hits
 	ls.m.check(text, report)
 	if *hits == before {
-		if ls.clean == nil || len(ls.clean) >= maxCleans {
+		if ls.clean == nil {
 			ls.clean = make(map[string]struct{}, 256)
+		} else if len(ls.clean) >= maxCleans {
+			clear(ls.clean) // (keeping its table: no regrowth)
 		}
 		ls.clean[strings.Clone(text)] = struct{}{}
 	}
@@ -388,8 +390,10 @@ func (f *lineScan) credentialName(key string) bool {
 		return v
 	}
 	v = credentialName(key)
-	if f.names == nil || len(f.names) >= maxNames {
+	if f.names == nil {
 		f.names = map[string]bool{}
+	} else if len(f.names) >= maxNames {
+		clear(f.names)
 	}
 	f.names[strings.Clone(key)] = v // not a piece of the line: see knownIDs.learn
 	return v
