@@ -35,14 +35,14 @@ func (n *Normalizer) collabItem(phase, id string, it gjson.Result, cause []int64
 	if tool == "spawn_agent" {
 		for _, r := range receivers {
 			if _, ok := n.spawnedBy[r]; !ok {
-				n.spawnedBy[r] = id
+				n.spawnedBy[n.keeper.Keep(r)] = n.keeper.Keep(id)
 			}
 		}
 	}
 
 	var out []event.Event
 	if !n.called[id] && phase != "" {
-		n.called[id] = true
+		n.called[n.keeper.Keep(id)] = true
 		summary := it.Get("prompt").String()
 		if summary == "" {
 			summary = strings.Join(receivers, ", ")
@@ -69,7 +69,7 @@ func (n *Normalizer) collabItem(phase, id string, it gjson.Result, cause []int64
 		if seen && prev == key {
 			continue
 		}
-		n.agentStatus[r] = key
+		n.agentStatus[n.keeper.Keep(r)] = key
 		ph := event.PhaseUpdated
 		switch status {
 		case "pending_init", "running":

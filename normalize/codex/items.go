@@ -59,7 +59,7 @@ func (n *Normalizer) item(ref int64, v gjson.Result, lf *lineFields) []event.Eve
 			return []event.Event{{Kind: kind, Phase: event.PhaseStarted, PartID: id, MessagePhase: mp, Cause: cause}}
 		case phase == "completed" && text != "":
 			if typ == "agent_message" && mp == event.MessagePhaseFinalAnswer {
-				n.finalAnswer = append(n.finalAnswer, text)
+				n.finalAnswer = append(n.finalAnswer, n.keeper.Keep(text))
 			}
 			e := event.Event{Kind: kind, Phase: event.PhaseCompleted, PartID: id, Text: text, MessagePhase: mp, Cause: cause}
 			if typ == "plan" {
@@ -95,7 +95,7 @@ func (n *Normalizer) item(ref int64, v gjson.Result, lf *lineFields) []event.Eve
 func (n *Normalizer) toolItem(phase, id string, it gjson.Result, f *itemFields, cause []int64) []event.Event {
 	var out0 []event.Event
 	if !n.called[id] && phase != "" {
-		n.called[id] = true
+		n.called[n.keeper.Keep(id)] = true
 		t := toolOf(f)
 		out0 = append(out0, event.Event{Kind: event.KindTool, Phase: event.PhaseCompleted, ToolCallID: id,
 			Tool: &t, Cause: cause})

@@ -125,7 +125,7 @@ func (n *Normalizer) legacyLine(ref int64, v gjson.Result) []event.Event {
 			changes = append(changes, map[string]string{"path": k.String(), "kind": kind})
 			return true
 		})
-		s.patches[id] = strings.Join(lines, "\n")
+		s.patches[n.keeper.Keep(id)] = strings.Join(lines, "\n")
 		in, _ := json.Marshal(changes)
 		return n.legacyCall(id, event.Tool{Name: "file_change", Summary: textcut.Summary(strings.Join(paths, ", ")),
 			Input: in}, cause)
@@ -184,7 +184,7 @@ func (n *Normalizer) legacyLine(ref int64, v gjson.Result) []event.Event {
 	case "error":
 		// EventMsg::Error ends the task; its result follows at
 		// task_complete or the end of the stream.
-		s.taskErr = str("message")
+		s.taskErr = n.keeper.Keep(str("message"))
 		if s.taskErr == "" {
 			s.taskErr = "error"
 		}
@@ -267,7 +267,7 @@ func (n *Normalizer) legacyCall(id string, t event.Tool, cause []int64) []event.
 	if n.called[id] {
 		return nil
 	}
-	n.called[id] = true
+	n.called[n.keeper.Keep(id)] = true
 	return []event.Event{{Kind: event.KindTool, Phase: event.PhaseCompleted, ToolCallID: id, Tool: &t, Cause: cause}}
 }
 
@@ -302,7 +302,7 @@ func (n *Normalizer) legacyTokens(msg gjson.Result, cause []int64) []event.Event
 		if !rl.IsObject() || s.lastRate[w] == rl.Raw {
 			continue
 		}
-		s.lastRate[w] = rl.Raw
+		s.lastRate[w] = n.keeper.Keep(rl.Raw)
 		out = append(out, event.Event{Kind: event.KindRateLimit, Phase: event.PhaseUpdated, Cause: cause,
 			RateLimit: &event.RateLimit{Type: rateWindow(w, rl.Get("window_minutes").Int()),
 				ResetsAt: rl.Get("resets_at").Int(), Utilization: rl.Get("used_percent").Float() / 100}})

@@ -46,6 +46,9 @@ type Normalizer struct {
 	agentStatus map[string]string
 
 	legacy legacyState
+
+	// keeper holds a line borrowed for the call (Line, LineValid).
+	keeper jsonpick.Keeper
 }
 
 // New returns a Normalizer at the start of a stream.
@@ -85,15 +88,32 @@ func (n *Normalizer) line(ref int64, line []byte, valid, owned bool) []event.Eve
 	if !valid && !jsonpick.Valid(line) { // gjson.ValidBytes, faster: see internal/jsonpick
 		return []event.Event{unknown(ref, census.Invalid)}
 	}
-	var v gjson.Result
-	if owned {
-		v = jsonpick.ParseOwned(line)
-	} else {
-		v = gjson.ParseBytes(line)
-	}
+	// The line is read in place either way; a line not given away is
+	// borrowed only for this call: the strings the state keeps of it are
+	// copied (keeper.Keep), and so are those of the events (event.Detach).
+	v := jsonpick.ParseOwned(line)
 	if !v.IsObject() {
 		return []event.Event{unknown(ref, census.Invalid)}
 	}
+	if owned {
+		return n.object(ref, v)
+	}
+	n.keeper.Borrow(line)
+	evs := n.object(ref, v)
+	clone := n.keeper.CloneFunc()
+	for i := range evs {
+		evs[i].Detach(line, clone)
+	}
+	n.keeper.Release()
+	return evs
+}
+
+// ReadsLinesInPlace says that Line and LineValid copy only what they keep
+// of the line, not the line (event.InPlaceLiner).
+func (n *Normalizer) ReadsLinesInPlace() {}
+
+// object normalizes the line v, a JSON object.
+func (n *Normalizer) object(ref int64, v gjson.Result) []event.Event {
 	lf, items := readLine(v)
 	f := formatOfLine(v, &lf, items)
 	if n.format == formatUnknown {
@@ -148,7 +168,7 @@ func (n *Normalizer) line(ref int64, line []byte, valid, owned bool) []event.Eve
 			// Before turn events existed, a top-level error that is not
 			// a retry notice was codex's fatal error (EventMsg::Error):
 			// it is the last line of a failed run.
-			n.legacy.taskErr = msg
+			n.legacy.taskErr = n.keeper.Keep(msg)
 			return []event.Event{{Kind: event.KindError, Phase: event.PhaseFailed, Cause: cause,
 				Error: &event.Error{Type: "error", Message: msg, Fatal: true}}}
 		}
