@@ -81,7 +81,6 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 	}
 
 	out := bufio.NewWriterSize(s.out, 64<<10)
-	var buf []byte
 	var deriver *legacy.Deriver
 	if legacyOut {
 		deriver = legacy.New()
@@ -98,12 +97,13 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 				writeMarkers(deriver.Event(evs[i]))
 				continue
 			}
-			b, err := event.AppendJSON(buf[:0], &evs[i])
+			// Encoded straight into the writer's free buffer, unless the
+			// event does not fit: no second buffer to copy it from.
+			b, err := event.AppendJSON(out.AvailableBuffer(), &evs[i])
 			if err != nil {
 				return fmt.Errorf("encode event from %s: %w", name, err)
 			}
-			buf = append(b, '\n')
-			out.Write(buf)
+			out.Write(append(b, '\n'))
 		}
 		return nil
 	}
