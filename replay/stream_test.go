@@ -319,7 +319,7 @@ func TestRunCaptureContext(t *testing.T) {
 
 // TestRunCaptureManyChunks is TestRunCaptureMatchesInMemory on a capture
 // of several of the envelope reader's 256 KiB chunks (a corpus run four
-// times over, 1.5 MB), whose normalized_out records trail their native
+// times over, 1.5 MB; twice under the race detector), whose normalized_out records trail their native
 // lines by more lines than the comparer takes in one batch: the streaming
 // comparer, fed from another goroutine, has its records' copies queued
 // across chunk ends and batches, and must still agree with the in-memory
@@ -327,8 +327,14 @@ func TestRunCaptureContext(t *testing.T) {
 // early.
 func TestRunCaptureManyChunks(t *testing.T) {
 	one := corpusLines(t, "../testdata/corpus/claude/long-text-partial.stdout.jsonl")
+	// Under the race detector: half the capture (still three chunks) and
+	// only the lag that spans them.
+	times, lags := 4, []int{1, 700}
+	if raceEnabled {
+		times, lags = 2, []int{700}
+	}
 	var lines [][]byte
-	for range 4 {
+	for range times {
 		lines = append(lines, one...)
 	}
 	keep := func(evs []event.Event) []event.Event { return evs }
@@ -338,7 +344,7 @@ func TestRunCaptureManyChunks(t *testing.T) {
 		// One text delta late in the run says something else.
 		"late-text": func(evs []event.Event) []event.Event {
 			for i := range evs {
-				if total++; total == 2000 {
+				if total++; total == 500*times {
 					evs[i].Text += "!"
 				}
 			}
@@ -352,10 +358,10 @@ func TestRunCaptureManyChunks(t *testing.T) {
 		},
 	}
 	for editName, edit := range edits {
-		for _, lag := range []int{1, 700} {
+		for _, lag := range lags {
 			total = 0
 			b := buildCapture(t, "claude", lines, lag, edit)
-			if len(b) < 4*256<<10 {
+			if len(b) < times*180<<10 {
 				t.Fatalf("the capture is %d bytes, not several chunks", len(b))
 			}
 			opts := replay.Options{Mode: replay.ModeNative, Normalizer: streamNormalizers["claude"]}
