@@ -152,7 +152,7 @@ func (p *prefilter) search(text string) {
 	if !litdfa.NeedsFold(text) {
 		// The fold of text is its ASCII letters lowered, which the
 		// automaton's classes do themselves.
-		p.dfa.ScanSet(text, p.fired, p.gen, p.found)
+		p.dfa.Scan(text, 0, p.fired, p.gen, p.found)
 		return
 	}
 	// Text longer than a chunk is folded and searched a chunk at a time.
@@ -168,7 +168,7 @@ func (p *prefilter) search(text string) {
 	for c := 0; ; {
 		d := min(len(text), c+max(p.chunk, 2*overlap))
 		p.folded = foldText(p.folded[:0], text[c:d])
-		p.dfa.ScanSet(bstr(p.folded), p.fired, p.gen, p.found)
+		p.dfa.Scan(bstr(p.folded), 0, p.fired, p.gen, p.found)
 		if d == len(text) {
 			return
 		}

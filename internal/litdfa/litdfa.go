@@ -29,8 +29,6 @@ type DFA struct {
 	outStart uint32
 	outs     [][]int32
 	states   int
-	// maxLit is the length of the longest literal.
-	maxLit int
 }
 
 // New builds the automaton of lits (lower case; an upper-case letter in a
@@ -81,9 +79,6 @@ func New(lits []string) *DFA {
 	}
 	ns := len(gotoT)
 	d.states = ns
-	for _, l := range lits {
-		d.maxLit = max(d.maxLit, len(l))
-	}
 	fail := make([]int32, ns)
 	full := make([][]int32, ns)
 	outs := make([][]int32, ns)
@@ -156,49 +151,6 @@ func (d *DFA) Scan(text string, s uint32, fired []uint32, gen uint32, found func
 		}
 	}
 	return s
-}
-
-// twoLanes is the text length from which ScanSet runs two lanes.
-const twoLanes = 256
-
-// ScanSet reports the literals text holds as Scan from the root (state
-// 0) does, through fired and found, but possibly through other states
-// with literals and in another order: what it reports is the same set of
-// literals (the union of Outs over the k found is Scan's). A long text is
-// searched in two lanes at once, its first half from the root and its
-// second half from the root too, started maxLit-1 bytes before the half:
-// the two chains of table loads do not wait for each other, so the
-// processor overlaps them. A literal ending in the first half is found by
-// the first lane, one ending later starts at most maxLit-1 bytes before
-// the half and is found by the second; a state of the second lane holds,
-// at each byte past the half, every literal ending there.
-func (d *DFA) ScanSet(text string, fired []uint32, gen uint32, found func(int)) {
-	if len(text) < twoLanes || d.maxLit == 0 {
-		d.Scan(text, 0, fired, gen, found)
-		return
-	}
-	mid := len(text) / 2
-	a, b := text[:mid], text[mid-(d.maxLit-1):]
-	delta, class, out, nc := d.delta, &d.class, d.outStart, d.nclass
-	var s1, s2 uint32
-	b0 := b[:len(a)]
-	for i := 0; i < len(a); i++ {
-		s1 = delta[s1+uint32(class[a[i]])]
-		s2 = delta[s2+uint32(class[b0[i]])]
-		if s1 >= out {
-			if k := (s1 - out) / nc; fired[k] != gen {
-				fired[k] = gen
-				found(int(k))
-			}
-		}
-		if s2 >= out {
-			if k := (s2 - out) / nc; fired[k] != gen {
-				fired[k] = gen
-				found(int(k))
-			}
-		}
-	}
-	d.Scan(b[len(a):], s2, fired, gen, found)
 }
 
 // NumOuts is the number of states with literals: the length fired needs.

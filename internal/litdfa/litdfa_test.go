@@ -55,54 +55,6 @@ func TestScanFindsWhatContainsFinds(t *testing.T) {
 	}
 }
 
-// TestScanSetIsScan: ScanSet reports the literals Scan reports, on texts
-// long enough for two lanes, with literals across the half and in the
-// overlap.
-func TestScanSetIsScan(t *testing.T) {
-	lits := []string{"key", "apikey", "ke", "sk-", "xoxb", "token", "a", "aa", "-_", "longerliteral"}
-	d := New(lits)
-	rng := rand.New(rand.NewPCG(5, 6))
-	pieces := []string{"K", "e", "Y", "api", "API", "sk", "-", "_", "xo", "XOXB", "tok", "EN", "a", "A", " ", "é", "\xff", "longer", "LITERAL", strings.Repeat("z", 40)}
-	n := 5000
-	if raceOn {
-		n = 800
-	}
-	for range n {
-		var b strings.Builder
-		for b.Len() < twoLanes+rng.IntN(300) {
-			b.WriteString(pieces[rng.IntN(len(pieces))])
-		}
-		text := b.String()
-		want := found(d, text)
-		fired := make([]uint32, d.NumOuts())
-		var got []int
-		d.ScanSet(text, fired, 1, func(k int) {
-			for _, id := range d.Outs(k) {
-				got = append(got, int(id))
-			}
-		})
-		slices.Sort(got)
-		got = slices.Compact(got)
-		if !slices.Equal(got, want) {
-			t.Fatalf("ScanSet(%q) found %v, Scan %v", text, got, want)
-		}
-	}
-	// A literal right across the half, and one ending just before it.
-	for _, text := range []string{strings.Repeat("z", 200) + "longerliteral" + strings.Repeat("z", 200), strings.Repeat("z", 300) + "token" + strings.Repeat("z", 305)} {
-		fired := make([]uint32, d.NumOuts())
-		var got []int
-		d.ScanSet(text, fired, 1, func(k int) {
-			for _, id := range d.Outs(k) {
-				got = append(got, int(id))
-			}
-		})
-		slices.Sort(got)
-		if want := found(d, text); !slices.Equal(slices.Compact(got), want) || len(want) == 0 {
-			t.Fatalf("ScanSet of %d bytes found %v, Scan %v", len(text), got, want)
-		}
-	}
-}
-
 // TestScanResumes checks that a text searched in two pieces, the second
 // from the state the first ended in, finds a literal across the cut.
 func TestScanResumes(t *testing.T) {

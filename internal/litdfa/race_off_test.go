@@ -1,5 +1,0 @@
-//go:build !race
-
-package litdfa
-
-const raceOn = false
