@@ -82,7 +82,6 @@ type LineRedactor struct {
 	jw      jsonwalk.Walker
 	dw      deltaWalk
 	pf      *prefetch // lines being redacted ahead (Prefetch)
-	spare   *prefetch // an ended prefetch, for reuse
 }
 
 type lineItem struct {
