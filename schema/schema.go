@@ -14,8 +14,10 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"slices"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -76,18 +78,22 @@ func (s *Schema) Validate(doc []byte) error {
 	return nil
 }
 
-// flatten turns the library's error tree into one line per leaf.
+// flatten turns the library's error tree into one line per leaf, sorted,
+// so that the same document always gets the same text: the library lists
+// the causes and an object's extra property names in the order it met
+// them in a Go map, which changes from run to run.
 func flatten(ve *jsonschema.ValidationError) string {
 	p := message.NewPrinter(language.English)
-	var out []byte
+	var leaves []string
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		if len(e.Causes) == 0 {
-			if len(out) > 0 {
-				out = append(out, "; "...)
+			k := e.ErrorKind
+			if extra, ok := k.(*kind.AdditionalProperties); ok {
+				k = &kind.AdditionalProperties{Properties: slices.Sorted(slices.Values(extra.Properties))}
 			}
 			loc := "/" + joinPointer(e.InstanceLocation)
-			out = append(out, fmt.Sprintf("at %s: %s", loc, e.ErrorKind.LocalizedString(p))...)
+			leaves = append(leaves, fmt.Sprintf("at %s: %s", loc, k.LocalizedString(p)))
 			return
 		}
 		for _, c := range e.Causes {
@@ -95,7 +101,15 @@ func flatten(ve *jsonschema.ValidationError) string {
 		}
 	}
 	walk(ve)
-	return string(out)
+	slices.Sort(leaves)
+	var out bytes.Buffer
+	for i, l := range leaves {
+		if i > 0 {
+			out.WriteString("; ")
+		}
+		out.WriteString(l)
+	}
+	return out.String()
 }
 
 func joinPointer(parts []string) string {

@@ -183,3 +183,27 @@ func TestEventSchemaExamplesValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateErrorIsDeterministic validates a document with several
+// violations, two of them extra property names, many times: the library
+// meets both in Go map order, so without sorting the text changes between
+// calls (a fixture error of evcap normalize did, about one run in five).
+func TestValidateErrorIsDeterministic(t *testing.T) {
+	s, err := schema.Compile(schema.FixtureFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := []byte(`{"info":{},"parts":[],"zeta":1,"alpha":2,"events":"x"}`)
+	first := s.Validate(doc)
+	if first == nil {
+		t.Fatal("Validate accepted a fixture with no name, provider or events")
+	}
+	if !strings.Contains(first.Error(), "'alpha', 'info', 'parts', 'zeta'") {
+		t.Errorf("extra properties not listed in sorted order: %v", first)
+	}
+	for i := 0; i < 50; i++ {
+		if err := s.Validate(doc); err == nil || err.Error() != first.Error() {
+			t.Fatalf("call %d: %v\nfirst call: %v", i, err, first)
+		}
+	}
+}
