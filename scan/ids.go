@@ -1,6 +1,9 @@
 package scan
 
-import "strings"
+import (
+	"hash/maphash"
+	"strings"
+)
 
 // Volatile ids: the session, message, tool-use, part and item ids that
 // sanitize replaces with pseudonyms. The gate keeps its own copy of the
@@ -51,24 +54,43 @@ func isToken(s string) bool {
 	return true
 }
 
-// knownIDs holds the ids learned so far in one file.
+// knownIDs holds the ids learned so far in one file. It keeps each id as
+// two 64-bit hashes, not its text: the set grows with every distinct id
+// of the file (the run of a 200 MB capture learns hundreds of thousands),
+// and a key of 16 bytes is about a third of a kept string's cost. Two
+// independent seeds make a false "learned" answer about as likely as a
+// collision of 128-bit keys, which no file comes near.
 type knownIDs struct {
-	set  map[string]bool
-	lens map[int]bool
+	set   map[idKey]struct{}
+	lens  map[int]bool
+	seeds [2]maphash.Seed
+}
+
+// idKey is an id's two hashes.
+type idKey [2]uint64
+
+func (k *knownIDs) key(v string) idKey {
+	return idKey{maphash.String(k.seeds[0], v), maphash.String(k.seeds[1], v)}
 }
 
 func (k *knownIDs) learn(v string) {
 	if k.set == nil {
-		k.set, k.lens = map[string]bool{}, map[int]bool{}
+		k.set, k.lens = map[idKey]struct{}{}, map[int]bool{}
+		k.seeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 	}
-	if k.set[v] {
-		return
-	}
-	// A copy: v may be a piece of the line it came from (gjson returns
-	// unescaped strings as substrings), which would keep the whole line,
-	// megabytes of it, alive for the rest of the file.
-	k.set[strings.Clone(v)] = true
+	// Hashes, so nothing of v (often a piece of the line it came from)
+	// is kept alive.
+	k.set[k.key(v)] = struct{}{}
 	k.lens[len(v)] = true
+}
+
+// has reports whether v is a learned id.
+func (k *knownIDs) has(v string) bool {
+	if !k.lens[len(v)] {
+		return false
+	}
+	_, ok := k.set[k.key(v)]
+	return ok
 }
 
 // holds reports whether text contains a learned id as a whole token.
@@ -85,7 +107,7 @@ func (k *knownIDs) holds(text string) bool {
 		for j < len(text) && isIdent(text[j]) {
 			j++
 		}
-		if k.lens[j-i] && k.set[text[i:j]] {
+		if k.has(text[i:j]) {
 			return true
 		}
 		i = j
@@ -99,7 +121,7 @@ func (k *knownIDs) holdsAny(cands []string) bool {
 		return false
 	}
 	for _, c := range cands {
-		if k.lens[len(c)] && k.set[c] {
+		if k.has(c) {
 			return true
 		}
 	}
