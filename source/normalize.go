@@ -32,18 +32,19 @@ import (
 // the normalizer keeps strings of it without copying them), else as
 // LineValid or Line; when n is an event.InPlaceLiner, always as LineValid
 // or Line, copied into a buffer its batch reuses (n copies only what it
-// keeps, and no fresh memory is touched for each line). Lines and events in flight are bounded: at most
-// 256 KiB of lines (or one line of any length) and their events, beyond
-// what the normalizer keeps; more bought no speed and raised the peak
-// memory of a long run by a tenth.
+// keeps, and no fresh memory is touched for each line). Lines and events
+// in flight are bounded: at most 256 KiB of lines (or one line of any
+// length) and their events, beyond what the normalizer keeps; more bought
+// no speed and raised the peak memory of a long run by a tenth.
 //
 // emit's slice is valid only during the call, and so are the Cause
 // slices of its events (the memory of a batch's events is reused once
-// they are emitted, when n is an event.SlabUser): copy a Cause to keep it. When Normalize returns
-// early (an error, ctx done), the reading goroutine may still be inside
-// a read of in's reader that blocks (a quiet pipe); it stops when that
-// read returns, without reading further or calling n or emit. Do not use
-// in after an early return but to close it.
+// they are emitted, when n is an event.SlabUser): copy a Cause to keep
+// it. When Normalize returns early (an error, ctx done), the reading
+// goroutine may still be inside a read of in's reader that blocks (a
+// quiet pipe); it stops when that read returns, without reading further
+// or calling n or emit. Do not use in after an early return but to close
+// it.
 func (in *Native) Normalize(ctx context.Context, n event.Normalizer, emit func([]event.Event) error) error {
 	return in.normalize(ctx, n, &pipeline{}, emit)
 }
