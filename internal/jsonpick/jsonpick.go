@@ -93,7 +93,13 @@ func Each(r gjson.Result, fn func(gjson.Result)) {
 		}
 		return
 	}
-	s := r.Raw
+	eachElement(r.Raw, skipValue, fn)
+}
+
+// eachElement calls fn with every element of the array text s (valid,
+// from an array Result), finding each element's end with end(s, i) for
+// the element that starts at s[i]; a result not past i stops the walk.
+func eachElement(s string, end func(s string, i int) int, fn func(gjson.Result)) {
 	i := 1
 	for {
 		i = skipSpace(s, i)
@@ -104,12 +110,12 @@ func Each(r gjson.Result, fn func(gjson.Result)) {
 			i++
 			continue
 		}
-		end := skipValue(s, i)
-		if end <= i {
+		e := end(s, i)
+		if e <= i {
 			return
 		}
-		fn(ParseValue(s[i:end]))
-		i = end
+		fn(ParseValue(s[i:e]))
+		i = e
 	}
 }
 
@@ -126,30 +132,13 @@ func EachPickRaw(r gjson.Result, keys []string, out []string, fn func(gjson.Resu
 		})
 		return
 	}
-	s := r.Raw
-	i := 1
-	for {
-		i = skipSpace(s, i)
-		if i >= len(s) || s[i] == ']' {
-			return
-		}
-		if s[i] == ',' {
-			i++
-			continue
-		}
-		var end int
+	eachElement(r.Raw, func(s string, i int) int {
 		if s[i] == '{' {
-			end = pickRawObject(s, i, keys, out)
-		} else {
-			clear(out)
-			end = skipValue(s, i)
+			return pickRawObject(s, i, keys, out)
 		}
-		if end <= i {
-			return
-		}
-		fn(ParseValue(s[i:end]))
-		i = end
-	}
+		clear(out)
+		return skipValue(s, i)
+	}, fn)
 }
 
 // pickRawObject is PickRaw on the object that opens at s[i], walked to
