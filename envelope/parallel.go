@@ -370,7 +370,9 @@ func (p *ParallelReader) longLine(ctx context.Context, r io.Reader, head []byte,
 	if !found && at < 0 {
 		return buf, -1, true, false, io.EOF
 	}
-	return buf[:0], -1, true, false, fmt.Errorf("%s: read: %w", p.name, errChanged)
+	// The line's number is only known to the parsers, later; its byte
+	// offset says where to look.
+	return buf[:0], -1, true, false, fmt.Errorf("%s: read: the line at byte %d: %w", p.name, start-int64(len(head)), errChanged)
 }
 
 var errChanged = errors.New("the capture changed while it was read")

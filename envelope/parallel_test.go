@@ -328,4 +328,8 @@ func TestParallelReaderLongLineChanged(t *testing.T) {
 	if !errors.Is(err, errChanged) {
 		t.Fatalf("Next after the changed line: %v, want %v", err, errChanged)
 	}
+	// It names the file and where the line starts (after the first one).
+	if want := fmt.Sprintf("cap.jsonl: read: the line at byte %d: ", len(first)); !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %q, want it to start %q", err, want)
+	}
 }
