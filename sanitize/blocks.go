@@ -210,6 +210,24 @@ type delta struct {
 	isDelt bool
 }
 
+// The ends and paths observe returns, shared: nobody writes to them.
+var (
+	normEnds   = []string{"norm|"}
+	legacyEnds = []string{"legacy|"}
+	textPath   = []string{"text"}
+)
+
+// legacyKey is the block key of a legacy delta marker.
+func legacyKey(marker string) string {
+	switch marker {
+	case "[CONTENT_DELTA]":
+		return "legacy|[CONTENT_DELTA]"
+	case "[THINKING_DELTA]":
+		return "legacy|[THINKING_DELTA]"
+	}
+	return "legacy|" + marker
+}
+
 // observe classifies a record's body for block tracking. kind tells how
 // the body was taken from the payload.
 func (b *observer) observe(prov string, stage envelope.Stage, kind payloadKind, marker string, body []byte) delta {
@@ -223,19 +241,21 @@ func (b *observer) observe(prov string, stage envelope.Stage, kind payloadKind, 
 		if kind != kindJSON {
 			return delta{}
 		}
-		v := gjson.GetManyBytes(body, "kind", "phase", "messageId", "partId", "text")
-		k := v[0].String()
+		// gjson.GetManyBytes would copy every value; the strings looked
+		// up here point into body, and the text kept is copied.
+		js := bytesString(body)
+		k := gjson.Get(js, "kind").String()
 		if k != "text" && k != "thinking" {
 			if k == "result" {
-				return delta{ends: []string{"norm|"}}
+				return delta{ends: normEnds}
 			}
 			return delta{}
 		}
-		key := "norm|" + k + "|" + v[2].String() + "|" + v[3].String()
-		switch v[1].String() {
+		key := "norm|" + k + "|" + gjson.Get(js, "messageId").String() + "|" + gjson.Get(js, "partId").String()
+		switch gjson.Get(js, "phase").String() {
 		case "delta":
-			if v[4].Type == gjson.String {
-				return delta{key: key, path: []string{"text"}, text: v[4].String(), isDelt: true}
+			if t := gjson.Get(js, "text"); t.Type == gjson.String {
+				return delta{key: key, path: textPath, text: strings.Clone(t.String()), isDelt: true}
 			}
 		case "completed":
 			return delta{ends: []string{key}}
@@ -244,13 +264,13 @@ func (b *observer) observe(prov string, stage envelope.Stage, kind payloadKind, 
 		switch marker {
 		case "[CONTENT_DELTA]", "[THINKING_DELTA]":
 			if kind == kindLegacyJSON {
-				v := gjson.ParseBytes(body)
+				v := gjson.Parse(bytesString(body))
 				if v.Type == gjson.String {
-					return delta{key: "legacy|" + marker, path: []string{}, text: v.String(), isDelt: true}
+					return delta{key: legacyKey(marker), path: []string{}, text: strings.Clone(v.String()), isDelt: true}
 				}
 			}
 		case "[MESSAGE_START]", "[MESSAGE_END]", "[STREAM_END]":
-			return delta{ends: []string{"legacy|"}}
+			return delta{ends: legacyEnds}
 		}
 	}
 	return delta{}

@@ -211,11 +211,15 @@ func (s *sanitizer) rewrite(it *item, learn bool, red []byte) ([]byte, bool) {
 }
 
 // rewriteText is rewriteString with the delta and the key already known.
+// The string it returns may point into text or into s.rw: it is for the
+// caller to write out before the next call.
 func (s *sanitizer) rewriteText(it *item, learn, isDelta bool, k string, text []byte) (string, bool) {
 	if !isDelta && !s.mayRewriteKey(learn, k, text) {
 		return "", false
 	}
-	orig := string(text)
+	// Most candidates are ids that become their pseudonym: text is looked
+	// at in place, and only what is kept (a new id) is copied.
+	orig := bytesString(text)
 	v := orig
 	if isDelta {
 		v = it.hole.chunk.Text
@@ -228,8 +232,9 @@ func (s *sanitizer) rewriteText(it *item, learn, isDelta bool, k string, text []
 			s.ids.learn(fam, v)
 		}
 	}
-	if nv, ok := s.ids.replace(v); ok {
-		v = nv
+	if out, ok := s.ids.appendReplace(s.rw[:0], v); ok {
+		s.rw = out
+		v = bytesString(out)
 	}
 	if s.opts.PrivateText && (isDelta || privateKeys[k]) {
 		if nv, ok := privatize(v); ok {

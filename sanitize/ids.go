@@ -1,10 +1,12 @@
 package sanitize
 
 import (
-	"fmt"
+	"hash/maphash"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/evcap/evcap/providers"
 )
@@ -80,15 +82,64 @@ func isCodexItem(v string) bool {
 }
 
 // ids maps volatile ids to pseudonyms, consistently for a whole capture.
+//
+// It grows with every distinct id of the capture (the bench capture learns
+// 30 thousand) and lives to its end, so it holds no pointers for the
+// collector to trace on every cycle: each id and its pseudonym are bytes
+// of one slice (text), found through a map from the id's 64-bit hash to
+// its entry. Lookups compare the text, so two ids with the same hash (a
+// chain of entries) are still told apart.
 type ids struct {
-	m     map[string]string
+	seed maphash.Seed
+	m    map[uint64]int32 // an id's hash → its first entry with that hash
+	ents []idEnt
+	text []byte // ids and their pseudonyms, back to back
+	// count is the counter of each family.
 	count map[string]int
-	// lens has bit n set when some id in m is n bytes long (255 for 255
-	// and more), so replace looks up only the tokens that can be an id.
+	// lens has bit n set when some learned id is n bytes long (255 for
+	// 255 and more), so replace looks up only the tokens that can be an id.
 	lens [4]uint64
+	// buf is replace's output.
+	buf []byte
 }
 
-func newIDs() *ids { return &ids{m: map[string]string{}, count: map[string]int{}} }
+// idEnt is one learned id: its text at text[off:off+idLen], its pseudonym
+// right after it, and the next entry of the same hash (-1 for none).
+type idEnt struct {
+	off          int
+	idLen, psLen uint16
+	next         int32
+}
+
+func newIDs() *ids {
+	return &ids{seed: maphash.MakeSeed(), m: map[uint64]int32{}, count: map[string]int{}}
+}
+
+// len is the number of ids learned.
+func (d *ids) len() int { return len(d.ents) }
+
+// find returns the entry of id v, or -1.
+func (d *ids) find(v string) int32 {
+	e, ok := d.m[maphash.String(d.seed, v)]
+	if !ok {
+		return -1
+	}
+	for e >= 0 {
+		en := &d.ents[e]
+		if int(en.idLen) == len(v) && string(d.text[en.off:en.off+int(en.idLen)]) == v {
+			return e
+		}
+		e = en.next
+	}
+	return -1
+}
+
+// pseudonym is the pseudonym of entry e (valid until the next learn).
+func (d *ids) pseudonym(e int32) []byte {
+	en := &d.ents[e]
+	p := en.off + int(en.idLen)
+	return d.text[p : p+int(en.psLen)]
+}
 
 // idKeys are the keys whose string values may be volatile ids: every
 // provider descriptor's VolatileIDKeys, and the id keys of evcap's own
@@ -147,34 +198,66 @@ func family(key, v string) string {
 	return ""
 }
 
-// learn records v as a volatile id of the given family (if new) and
-// returns its pseudonym.
-func (d *ids) learn(fam, v string) string {
-	if p, ok := d.m[v]; ok {
-		return p
+// learn records v as a volatile id of the given family, if new. v is
+// copied: it may point into a record. Ids are at most 200 bytes (family).
+func (d *ids) learn(fam, v string) {
+	h := maphash.String(d.seed, v)
+	first, seen := d.m[h]
+	if seen {
+		for e := first; e >= 0; e = d.ents[e].next {
+			en := &d.ents[e]
+			if int(en.idLen) == len(v) && string(d.text[en.off:en.off+int(en.idLen)]) == v {
+				return
+			}
+		}
+	} else {
+		first = -1
 	}
 	d.count[fam]++
-	var p string
+	off := len(d.text)
+	d.text = append(d.text, v...)
+	d.text = append(d.text, fam...)
 	switch fam {
 	case "session", "uuid", "thread":
-		p = fmt.Sprintf("%s-%04d", fam, d.count[fam])
+		d.text = append(d.text, '-')
 	default:
-		p = fmt.Sprintf("%s_evcap_%04d", fam, d.count[fam])
+		d.text = append(d.text, "_evcap_"...)
 	}
-	d.m[v] = p
+	d.text = appendCounter(d.text, d.count[fam])
+	d.ents = append(d.ents, idEnt{off: off, idLen: uint16(len(v)), psLen: uint16(len(d.text) - off - len(v)), next: first})
+	d.m[h] = int32(len(d.ents) - 1)
 	n := min(len(v), 255)
 	d.lens[n>>6] |= 1 << (n & 63)
-	return p
+}
+
+// appendCounter appends n in decimal, zero-padded to four digits (as
+// %04d writes it).
+func appendCounter(dst []byte, n int) []byte {
+	for p := 1000; p > 1 && n < p; p /= 10 {
+		dst = append(dst, '0')
+	}
+	return strconv.AppendInt(dst, int64(n), 10)
 }
 
 // replace swaps every known id that appears in s as a whole token (a run
 // of letters, digits, "_" and "-") for its pseudonym.
 func (d *ids) replace(s string) (string, bool) {
-	if len(d.m) == 0 {
+	out, ok := d.appendReplace(d.buf[:0], s)
+	if !ok {
 		return s, false
 	}
-	var sb strings.Builder
-	last := 0
+	d.buf = out
+	return string(out), true
+}
+
+// appendReplace appends s with every known id token in it swapped for its
+// pseudonym to dst, and reports true; when s holds none, it returns dst
+// as it was and false.
+func (d *ids) appendReplace(dst []byte, s string) ([]byte, bool) {
+	if len(d.ents) == 0 {
+		return dst, false
+	}
+	last, changed := 0, false
 	for i := 0; i < len(s); {
 		if !tokenByte(s[i]) {
 			i++
@@ -188,24 +271,23 @@ func (d *ids) replace(s string) (string, bool) {
 			i = j
 			continue
 		}
-		if p, ok := d.m[s[i:j]]; ok {
-			sb.WriteString(s[last:i])
-			sb.WriteString(p)
-			last = j
+		if e := d.find(s[i:j]); e >= 0 {
+			dst = append(dst, s[last:i]...)
+			dst = append(dst, d.pseudonym(e)...)
+			last, changed = j, true
 		}
 		i = j
 	}
-	if last == 0 {
-		return s, false
+	if !changed {
+		return dst, false
 	}
-	sb.WriteString(s[last:])
-	return sb.String(), true
+	return append(dst, s[last:]...), true
 }
 
 // holdsToken reports whether replace would change b: a known id appears
 // in it as a whole token.
 func (d *ids) holdsToken(b []byte) bool {
-	if len(d.m) == 0 {
+	if len(d.ents) == 0 {
 		return false
 	}
 	for i := 0; i < len(b); {
@@ -217,15 +299,17 @@ func (d *ids) holdsToken(b []byte) bool {
 		for j < len(b) && tokenByte(b[j]) {
 			j++
 		}
-		if d.mayHold(j - i) {
-			if _, ok := d.m[string(b[i:j])]; ok {
-				return true
-			}
+		if d.mayHold(j-i) && d.find(bytesString(b[i:j])) >= 0 {
+			return true
 		}
 		i = j
 	}
 	return false
 }
+
+// bytesString is b as a string without a copy, for a look-up or a call
+// that keeps nothing of it: b must not change while the string is used.
+func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // mayHold reports whether an id of n bytes may be known.
 // Lengths from 255 on share one bit.

@@ -68,8 +68,10 @@ func (b *observer) track(name string, body []byte, d *delta) {
 		if p.Start {
 			continue
 		}
-		if v := gjson.GetBytes(body, b.gjsonPath(p.Path)); v.Type == gjson.String {
-			d.key, d.path, d.text, d.isDelt = b.blockKey(name, p.Block), p.Path, v.String(), true
+		// The text is looked up in place (gjson.GetBytes would copy the
+		// value's raw bytes too) and copied: the delta keeps it.
+		if v := gjson.Get(bytesString(body), b.gjsonPath(p.Path)); v.Type == gjson.String {
+			d.key, d.path, d.text, d.isDelt = b.blockKey(name, p.Block), p.Path, strings.Clone(v.String()), true
 		}
 		break
 	}

@@ -163,7 +163,7 @@ func SanitizeContext(ctx context.Context, r io.Reader, name string, w io.Writer,
 	if err := s.emit(); err != nil {
 		return s.rep, err
 	}
-	s.rep.Pseudonyms = len(s.ids.m)
+	s.rep.Pseudonyms = s.ids.len()
 	s.rep.Project = s.project
 	if err := bw.Flush(); err != nil {
 		return s.rep, fmt.Errorf("sanitize %s: write: %w", name, err)
@@ -265,8 +265,11 @@ type sanitizer struct {
 	rep      Report
 	// fin is the output of the last record finished (rewrite), valid
 	// until the next one is finished, which is after it is written; dec
-	// is rewrite's decoding buffer.
-	fin, dec []byte
+	// is rewrite's decoding buffer, rw the ids' replacement text.
+	fin, dec, rw []byte
+	// sidIn and sidOut are the last session id field learned as an id and
+	// its pseudonym (records repeat it).
+	sidIn, sidOut string
 }
 
 func newSanitizer(opts Options) (*sanitizer, error) {
@@ -467,9 +470,10 @@ func (s *sanitizer) finish(it *item) error {
 	}
 	switch it.kind {
 	case kindText:
-		str := string(it.body)
-		if ns, ok := s.ids.replace(str); ok {
-			str, it.dirty = ns, true
+		str := bytesString(it.body)
+		if out, ok := s.ids.appendReplace(s.rw[:0], str); ok {
+			s.rw = out
+			str, it.dirty = bytesString(out), true
 		}
 		if it.dirty {
 			rec.Payload = envelope.AppendJSONString(nil, str)
@@ -543,10 +547,17 @@ func (s *sanitizer) envelopeFields(rec *envelope.Record) []envelope.Redaction {
 	}
 	redactField("sessionId", &rec.SessionID)
 	if rec.SessionID != "" {
-		if fam := family("session_id", rec.SessionID); fam != "" {
+		if rec.SessionID == s.sidIn {
+			// Learned as a whole id before: its pseudonym does not change.
+			rec.SessionID = s.sidOut
+		} else if fam := family("session_id", rec.SessionID); fam != "" {
 			s.ids.learn(fam, rec.SessionID)
+			in := rec.SessionID
+			rec.SessionID, _ = s.ids.replace(rec.SessionID)
+			s.sidIn, s.sidOut = in, rec.SessionID
+		} else {
+			rec.SessionID, _ = s.ids.replace(rec.SessionID)
 		}
-		rec.SessionID, _ = s.ids.replace(rec.SessionID)
 	}
 	rec.CwdHash, rec.ProjectHash = "", ""
 	redactField("turnId", &rec.TurnID)
