@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"time"
@@ -97,6 +98,15 @@ type pipeline struct {
 	// redactor's Prefetch.
 	pfLines [][]byte
 	pf      prefetcher
+	// pfChunks is how many chunks at the front of items hold lines handed
+	// to Prefetch: their bytes go back to the queue only after
+	// endPrefetch.
+	pfChunks int
+	// items are the chunks being split, and item the index of the one at
+	// hand (see lineAhead); ahead is lineAhead as a func value, made once.
+	items []chunk
+	item  int
+	ahead func() (int, bool)
 }
 
 func newPipeline(opts *Options, argv []string, cliName string) *pipeline {
@@ -105,6 +115,7 @@ func newPipeline(opts *Options, argv []string, cliName string) *pipeline {
 	p.q = newQueue(opts.QueueBytes, opts.StallTimeout, p.waits, p.arrival)
 	p.con = newConsole(opts.Console, opts.Status, func() string { return p.st.line(opts.Now().Sub(p.started)) })
 	p.w = newWriter(p)
+	p.ahead = p.lineAhead
 	return p
 }
 
@@ -183,11 +194,23 @@ func (p *pipeline) run() error {
 	for {
 		items, closed := p.q.take()
 		p.prefetch(items)
-		for _, c := range items {
-			p.chunk(c)
-			p.q.done(len(c.data))
+		p.items = items
+		for i := range items {
+			p.item = i
+			p.chunk(items[i])
+			p.q.done(len(items[i].data))
+			if i >= p.pfChunks {
+				// Nothing refers to the chunk's bytes any more: the lines
+				// were copied or redacted into buffers of their own.
+				p.q.release(&items[i])
+			}
 		}
+		p.items = nil
 		p.endPrefetch()
+		for i := range min(p.pfChunks, len(items)) {
+			p.q.release(&items[i])
+		}
+		p.pfChunks = 0
 		n := len(items)
 		p.q.recycle(items)
 		if closed && n == 0 {
@@ -243,13 +266,37 @@ func (p *pipeline) chunk(c chunk) {
 			p.firstData = p.opts.Now()
 		}
 	}
-	sp.feed(c.data, func(line []byte) {
+	sp.feed(c.data, p.ahead, func(line []byte) {
 		if sp.handed {
 			p.handed = line
 		}
 		p.line(c.stream, line)
 		p.handed = nil
 	}, gapEnd)
+}
+
+// lineAhead tells the splitter how many bytes of the line it is
+// assembling are in the chunks taken after the one at hand: those of its
+// stream up to the first newline (ends), or all of them when none has one.
+// A gap or the end of the stream ends the line's known part.
+func (p *pipeline) lineAhead() (n int, ends bool) {
+	if p.item >= len(p.items) {
+		return 0, false
+	}
+	s := p.items[p.item].stream
+	for _, c := range p.items[p.item+1:] {
+		if c.stream != s {
+			continue
+		}
+		if c.data == nil {
+			return n, false
+		}
+		if i := bytes.IndexByte(c.data, '\n'); i >= 0 {
+			return n + i, true
+		}
+		n += len(c.data)
+	}
+	return n, false
 }
 
 // inputEnded records that the integration closed the agent's stdin, after

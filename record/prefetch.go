@@ -39,7 +39,8 @@ func (p *pipeline) prefetch(items []chunk) {
 	lines := p.pfLines[:0]
 	size := 0
 	partial := len(p.out.pending) > 0 || p.out.skipping
-	for _, c := range items {
+	last := 0
+	for ci, c := range items {
 		if c.stream != streamStdout || c.eof {
 			continue
 		}
@@ -59,6 +60,7 @@ func (p *pipeline) prefetch(items []chunk) {
 			if !partial && size+i <= prefetchMaxBytes {
 				lines = append(lines, d[:i])
 				size += i
+				last = ci + 1
 			}
 			partial = false
 			d = d[i+1:]
@@ -71,6 +73,7 @@ func (p *pipeline) prefetch(items []chunk) {
 	}
 	pf.Prefetch(lines)
 	p.pf = pf
+	p.pfChunks = last
 }
 
 // endPrefetch stops the prefetch once the chunks are done.

@@ -39,7 +39,7 @@ func TestPrefetchPicksTheSplitterLines(t *testing.T) {
 		p.ord.lr = fp
 		// The splitter as the pipeline left it after earlier chunks.
 		if r.IntN(3) == 0 {
-			p.out.feed([]byte(`{"pending":`), func([]byte) {}, func(int64, int64) {})
+			p.out.feed([]byte(`{"pending":`), nil, func([]byte) {}, func(int64, int64) {})
 		}
 		var items []chunk
 		for range 1 + r.IntN(12) {
@@ -71,7 +71,7 @@ func TestPrefetchPicksTheSplitterLines(t *testing.T) {
 				sp.gap(c.gapBytes, c.gapNewlines, c.gapEndsLine, func(int64, int64) {})
 				continue
 			}
-			sp.feed(c.data, func(l []byte) {
+			sp.feed(c.data, nil, func(l []byte) {
 				fromPending := len(sp.pending) > 0 && len(l) > 0 && &l[0] == &sp.pending[0]
 				if len(l) > 0 && !fromPending {
 					want = append(want, lineRef{&l[0], len(l)})

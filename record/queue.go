@@ -48,6 +48,8 @@ type chunk struct {
 	// gapEndsLine: the last dropped byte was a newline, so the next chunk
 	// starts a fresh line.
 	gapEndsLine bool
+	// pooled: data is a buffer of the queue's pool (see release).
+	pooled bool
 }
 
 // queue hands chunks from the readers of the child's pipes to the
@@ -78,7 +80,11 @@ type queue struct {
 	// slab holds the bytes of queued chunks, each a slice of it, so that
 	// short chunks cost no allocation each; a full slab is left to the
 	// chunks still pointing into it and a new one started.
-	slab  []byte
+	slab []byte
+	// free are chunk buffers (of chunkBytes) the pipeline gave back: a
+	// child's fast output is copied to the same buffers again and again
+	// instead of allocating its size in fresh memory.
+	free  [][]byte
 	bytes int
 	limit int
 	// stall is how long the pipeline may wait on the outside world while
@@ -111,6 +117,9 @@ const (
 	wakeBytes = 32 << 10
 	// slabBytes is the size of the byte slabs queued chunks are copied to.
 	slabBytes = 64 << 10
+	// chunkBytes is the size of a pooled chunk buffer: a read of the
+	// readers' buffers (64 KiB) fits.
+	chunkBytes = 64 << 10
 )
 
 func newQueue(limit int, stall time.Duration, w *waits, now func() time.Time) *queue {
@@ -156,7 +165,8 @@ func (q *queue) push(s stream, data []byte) bool {
 		return false
 	}
 	q.flushGapLocked(s, at)
-	q.items = append(q.items, chunk{stream: s, data: q.copyIn(data), at: at})
+	cp, pooled := q.copyIn(data)
+	q.items = append(q.items, chunk{stream: s, data: cp, at: at, pooled: pooled})
 	q.bytes += len(data)
 	if q.bytes >= wakeBytes {
 		q.wake()
@@ -167,18 +177,45 @@ func (q *queue) push(s stream, data []byte) bool {
 	return true
 }
 
-// copyIn copies data to the slab (a chunk of more than a quarter slab gets
-// a slice of its own).
-func (q *queue) copyIn(data []byte) []byte {
+// copyIn copies data to the slab; a chunk of more than a quarter slab gets
+// a buffer of the pool (pooled), or one of its own when it is larger.
+func (q *queue) copyIn(data []byte) (cp []byte, pooled bool) {
 	if len(data) > slabBytes/4 {
-		return append([]byte(nil), data...)
+		if len(data) > chunkBytes {
+			return append([]byte(nil), data...), false
+		}
+		var buf []byte
+		if n := len(q.free); n > 0 {
+			buf = q.free[n-1]
+			q.free[n-1] = nil
+			q.free = q.free[:n-1]
+		} else {
+			buf = make([]byte, 0, chunkBytes)
+		}
+		return append(buf, data...), true
 	}
 	if cap(q.slab)-len(q.slab) < len(data) {
 		q.slab = make([]byte, 0, slabBytes)
 	}
 	start := len(q.slab)
 	q.slab = append(q.slab, data...)
-	return q.slab[start:len(q.slab):len(q.slab)]
+	return q.slab[start:len(q.slab):len(q.slab)], false
+}
+
+// release lets go of the bytes of a chunk taken and done, which nothing
+// refers to any more: a pooled buffer goes back to the pool (at most what
+// a full queue holds is kept), and the chunk forgets its data either way,
+// so that a batch being worked on does not keep the bytes of its chunks
+// done while the readers queue new ones.
+func (q *queue) release(c *chunk) {
+	if c.pooled {
+		q.mu.Lock()
+		if len(q.free) <= q.limit/chunkBytes {
+			q.free = append(q.free, c.data[:0])
+		}
+		q.mu.Unlock()
+	}
+	c.data, c.pooled = nil, false
 }
 
 func (q *queue) flushGapLocked(s stream, at time.Time) {

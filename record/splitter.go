@@ -23,8 +23,9 @@ const maxKept = 4 << 20
 
 // feed calls line for each complete line in p (without its newline) and
 // gapEnd when a torn-by-gap line ends. The slice given to line is valid
-// only during the call.
-func (s *splitter) feed(p []byte, line func([]byte), gapEnd func(bytes, lines int64)) {
+// only during the call. ahead, when not nil, tells how many bytes of the
+// line being assembled are known to follow p (see grow).
+func (s *splitter) feed(p []byte, ahead func() (n int, ends bool), line func([]byte), gapEnd func(bytes, lines int64)) {
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
 		if s.skipping {
@@ -41,10 +42,12 @@ func (s *splitter) feed(p []byte, line func([]byte), gapEnd func(bytes, lines in
 			continue
 		}
 		if i < 0 {
+			s.grow(len(p), ahead)
 			s.pending = append(s.pending, p...)
 			return
 		}
 		if len(s.pending) > 0 {
+			s.grow(i, nil)
 			s.pending = append(s.pending, p[:i]...)
 			s.handed = cap(s.pending) > maxKept
 			line(s.pending)
@@ -55,6 +58,33 @@ func (s *splitter) feed(p []byte, line func([]byte), gapEnd func(bytes, lines in
 		}
 		p = p[i+1:]
 	}
+}
+
+// grow makes room in pending for n more bytes of the line. Left to
+// append, a line of many MiB assembled from 64 KiB chunks would be copied
+// to ever larger buffers, five times its size in all (append grows a large
+// slice by a quarter), each of fresh pages. Instead the buffer is sized
+// for what ahead says already waits of the line (to its newline when that
+// is known), and otherwise doubled; past what is kept for the next line
+// (maxKept), a line whose end is known gets its exact size.
+func (s *splitter) grow(n int, ahead func() (int, bool)) {
+	need := len(s.pending) + n
+	if need <= cap(s.pending) {
+		return
+	}
+	size := max(need, 2*cap(s.pending))
+	if ahead != nil {
+		if more, ends := ahead(); ends {
+			size = max(need+more, min(size, maxKept))
+		} else {
+			size = max(size, need+more)
+		}
+	} else if size > maxKept {
+		size = need
+	}
+	b := make([]byte, len(s.pending), size)
+	copy(b, s.pending)
+	s.pending = b
 }
 
 // gap notes n dropped bytes holding newlines newlines: the line being
