@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/evcap/evcap/internal/jsonwalk"
 )
@@ -216,7 +217,9 @@ func (j *jsonRedaction) record(t *jsonwalk.Token, dec []byte, edits []span) {
 		// Keys are spliced even when only scanning: the path, and so the
 		// pointers of the findings below, hold the redacted key.
 		if j.build || t.Kind == jsonwalk.Key {
-			t.Splice(e.start, e.end, []byte(e.repl))
+			// Splice only reads repl: the replacement's own bytes, not
+			// a copy of them per splice.
+			t.Splice(e.start, e.end, unsafe.Slice(unsafe.StringData(e.repl), len(e.repl)))
 		}
 	}
 }
@@ -304,7 +307,7 @@ func (j *jsonRedaction) stringEdits(t *jsonwalk.Token, dec []byte, sc scope) []s
 
 // cuts reports whether truncate cuts text.
 func (r *Redactor) cuts(text []byte) bool {
-	return r.maxString > 0 && len(text) > r.maxString && !r.disabled[RuleLargeString]
+	return r.maxString > 0 && len(text) > r.maxString && !r.off.large
 }
 
 // findSpansLong is findSpansAt(text, found, buf, lits), except that when
@@ -326,18 +329,18 @@ func (r *Redactor) findSpansLong(text []byte, found *bitset, buf []span, cut boo
 // secret (or a binary).
 func (r *Redactor) wholeValue(dec []byte, sc scope) (rule, repl string) {
 	switch {
-	case sc.env && !r.disabled[RuleEnvValue]:
+	case sc.env && !r.off.env:
 		return RuleEnvValue, redactedToken(RuleEnvValue)
-	case sc.headers && !r.safeHeader(sc.key) && !r.disabled[RuleRespHeader]:
+	case sc.headers && !r.safeHeader(sc.key) && !r.off.respHeader:
 		return RuleRespHeader, redactedToken(RuleRespHeader)
-	case r.sensitive[sc.key] && !r.disabled[RuleSensitiveKey] && !r.allowed(dec):
+	case r.sensitive[sc.key] && !r.off.sensitiveKey && !r.allowed(dec):
 		return RuleSensitiveKey, redactedToken(RuleSensitiveKey)
-	case sc.cred > 0 && !r.disabled[RuleCredentialAssignment] && acceptValue(dec, sc.cred == 2, true) && !r.allowed(dec):
+	case sc.cred > 0 && !r.off.cred && acceptValue(dec, sc.cred == 2, true) && !r.allowed(dec):
 		return RuleCredentialAssignment, redactedToken(RuleCredentialAssignment)
 	}
 	switch sc.key {
 	case "data", "bytes", "b64json", "base64", "imagedata":
-		if len(dec) >= 256 && !r.disabled[RuleBinary] && allBase64(dec) {
+		if len(dec) >= 256 && !r.off.binary && allBase64(dec) {
 			mime := ""
 			if sc.mime != nil {
 				mime = *sc.mime

@@ -67,7 +67,7 @@ func slug(p string) string {
 // When m1 < m2, spans that lie wholly in text[m1:m2] may be left out (see
 // findSpansCut); every other span is found as without them.
 func (r *Redactor) pathSpans(text []byte, found *bitset, protect func() [][2]int, spans []span, prio, m1, m2 int) []span {
-	if !r.disabled[RulePathHome] {
+	if !r.off.home {
 		spans = homeSpans(text, protect, spans, prio, m1, m2)
 	}
 	for k, n := range r.paths {

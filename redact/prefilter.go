@@ -356,12 +356,41 @@ func (k *keywordSet) scan2(a, b []byte, found *bitset) {
 // hitsDone marks the hit states whose keywords a scan has all found, so
 // that meeting them again (a path on every line of a tool output) costs
 // one test.
-type hitsDone []uint64
+// The marks of the first 512 hit states (every built-in keyword's: 304)
+// are in small, on the scan's stack; a set with more states keeps the
+// rest in big, made at the first mark there.
+type hitsDone struct {
+	small [8]uint64
+	big   []uint64
+}
+
+// has reports whether hit state hs is marked.
+func (d *hitsDone) has(hs int) bool {
+	w := hs >> 6
+	if w < len(d.small) {
+		return d.small[w]&(1<<(hs&63)) != 0
+	}
+	w -= len(d.small)
+	return w < len(d.big) && d.big[w]&(1<<(hs&63)) != 0
+}
+
+// mark marks hit state hs of a set of n.
+func (d *hitsDone) mark(hs, n int) {
+	w := hs >> 6
+	if w < len(d.small) {
+		d.small[w] |= 1 << (hs & 63)
+		return
+	}
+	if d.big == nil {
+		d.big = make([]uint64, (n+63)/64-len(d.small))
+	}
+	d.big[w-len(d.small)] |= 1 << (hs & 63)
+}
 
 // hit adds what hit state s, reached at text[i], matches.
 func (k *keywordSet) hit(text []byte, i int, s uint32, found *bitset, done *hitsDone) {
 	hs := int((s - k.firstHit) >> k.shift)
-	if w := hs >> 6; w < len(*done) && (*done)[w]&(1<<(hs&63)) != 0 {
+	if done.has(hs) {
 		return
 	}
 	h := &k.hits[hs]
@@ -377,10 +406,7 @@ func (k *keywordSet) hit(text []byte, i int, s uint32, found *bitset, done *hits
 		}
 	}
 	if all {
-		if *done == nil {
-			*done = make(hitsDone, (len(k.hits)+63)/64)
-		}
-		(*done)[hs>>6] |= 1 << (hs & 63)
+		done.mark(hs, len(k.hits))
 	}
 }
 

@@ -217,10 +217,10 @@ func (r *Redactor) findSpansCut(text []byte, found *bitset, depth int, buf []spa
 		}
 	}
 	base := len(r.rules)
-	if !r.disabled[RuleBinary] {
+	if !r.off.binary {
 		spans = r.dataURLSpans(text, protect, spans, base)
 	}
-	if !r.disabled[RuleBase64Blob] && len(text) >= r.blobMin {
+	if !r.off.blob && len(text) >= r.blobMin {
 		spans = r.blobSpans(text, protect, spans, base+1)
 	}
 	if found.has(pathsBit) {

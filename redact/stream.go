@@ -355,7 +355,7 @@ func (r *Redactor) holdPoint(w []byte, base int, spans []span, probe *[]byte) (i
 			set(ts, RuleBase64Blob)
 		}
 	}
-	if !r.disabled[RulePathHome] {
+	if !r.off.home {
 		if k := winHomePrefix(w); k >= 0 {
 			set(k, RulePathHome)
 		}
@@ -363,7 +363,7 @@ func (r *Redactor) holdPoint(w []byte, base int, spans []span, probe *[]byte) (i
 	// A private key header still arriving ("-----BEGIN RSA PRIVATE KE").
 	if k := lastIndexBegin(w[max(0, len(w)-probeReach):]); k >= 0 {
 		k += max(0, len(w)-probeReach)
-		if bytes.IndexByte(w[k:], '\n') < 0 && bytes.Count(w[k:], []byte("-----")) < 2 && !r.disabled[RulePrivateKey] {
+		if bytes.IndexByte(w[k:], '\n') < 0 && bytes.Count(w[k:], []byte("-----")) < 2 && !r.off.privateKey {
 			set(k, RulePrivateKey)
 		}
 	}
@@ -572,7 +572,7 @@ func (r *Redactor) buildHoldLits() []holdLit {
 	for _, n := range r.paths {
 		out = append(out, holdLit{text: n.text, minPrefix: 1, rule: n.rule})
 	}
-	if !r.disabled[RulePathHome] {
+	if !r.off.home {
 		for _, h := range homeNeedles {
 			out = append(out, holdLit{text: []byte(h), fold: true, minPrefix: 2, rule: RulePathHome})
 		}

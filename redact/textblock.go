@@ -36,7 +36,7 @@ var (
 // textKeyLines adds the span of a body or END line of an open block to
 // spans (findSpans' result for text), and opens or closes the block.
 func (r *Redactor) textKeyLines(text []byte, spans []span) []span {
-	if r.disabled[RulePrivateKey] {
+	if r.off.privateKey {
 		return spans
 	}
 	kl := &r.keyLines

@@ -107,6 +107,13 @@ func (bs *blockStream) fill(chunks []redact.Chunk) {
 	if len(hs) > 0 && !hs[0].line {
 		spread(hs)
 	}
+	if len(chunks) == len(bs.holes) {
+		// Every hole filled (the usual case): the array is kept for the
+		// next ones, so push does not make a new one each time.
+		clear(bs.holes)
+		bs.holes = bs.holes[:0]
+		return
+	}
 	bs.holes = bs.holes[len(chunks):]
 }
 

@@ -256,7 +256,8 @@ type sanitizer struct {
 	ids      *ids
 	clock    clock
 	blocks   *blocks
-	queue    []*item
+	queue    []*item // waiting from qhead on (emit)
+	qhead    int
 	spare    []*item // finished items, for reuse
 	held     int
 	maxHeld  int
@@ -425,8 +426,11 @@ func (s *sanitizer) entry(kind payloadKind, rule, ptr string, count, n int) enve
 // emit writes out the records at the head of the queue that are ready,
 // ending blocks early when too much is held.
 func (s *sanitizer) emit() error {
-	for len(s.queue) > 0 {
-		head := s.queue[0]
+	// The queue is s.queue[s.qhead:]; its array is reused once it empties
+	// (sliced from the front, every append made a new one).
+	defer s.compactQueue()
+	for s.qhead < len(s.queue) {
+		head := s.queue[s.qhead]
 		if head.hole != nil && !head.hole.done {
 			if s.held <= s.maxHeld {
 				return nil
@@ -436,8 +440,8 @@ func (s *sanitizer) emit() error {
 				s.rep.PartialRedactions++
 			}
 		}
-		s.queue[0] = nil
-		s.queue = s.queue[1:]
+		s.queue[s.qhead] = nil
+		s.qhead++
 		s.held -= head.size
 		if err := s.finish(head); err != nil {
 			return err
@@ -445,6 +449,17 @@ func (s *sanitizer) emit() error {
 		s.spare = append(s.spare, head)
 	}
 	return nil
+}
+
+// compactQueue moves the queue to the start of its array when it is empty
+// or half of the array is behind its head.
+func (s *sanitizer) compactQueue() {
+	if s.qhead == 0 || s.qhead < len(s.queue)-s.qhead {
+		return
+	}
+	n := copy(s.queue, s.queue[s.qhead:])
+	clear(s.queue[n:])
+	s.queue, s.qhead = s.queue[:n], 0
 }
 
 // finish puts a record back together: the delta's chunk, pseudonyms,
