@@ -77,6 +77,28 @@ type Capturer struct {
 	stamp   string
 	stampMs int64
 	markers map[string]string
+
+	// enc is the buffer payloads the Capturer encodes itself (normalized
+	// events, text lines) are built in, and ev the event being encoded
+	// (a copy of the caller's, which would otherwise escape each time);
+	// encMu is held while they are in use, from encoding to the record's
+	// write, which copies the payload out.
+	encMu sync.Mutex
+	enc   []byte
+	ev    event.Event
+}
+
+// maxEncKept bounds the encoding buffer kept for the next payload.
+const maxEncKept = 1 << 20
+
+// keepEnc keeps b, the buffer a payload was built in, for the next one.
+// The caller holds encMu.
+func (c *Capturer) keepEnc(b []byte) {
+	if cap(b) > maxEncKept {
+		c.enc = nil
+		return
+	}
+	c.enc = b[:0]
 }
 
 // New returns a Capturer writing to w.

@@ -85,8 +85,10 @@ func (c *Capturer) NativeWith(line []byte, s Stamp) (seq int64, isJSON bool) {
 	if c == nil {
 		return 0, false
 	}
-	payload, eventType := nativePayload(line)
+	c.encMu.Lock()
+	payload, eventType := c.nativePayload(line)
 	seq = c.writeStamped(envelope.StageNativeIn, eventType, payload, s)
+	c.encMu.Unlock()
 	c.mu.Lock()
 	c.lastNative = seq
 	c.mu.Unlock()
@@ -98,7 +100,10 @@ func (c *Capturer) StderrWith(line []byte, s Stamp) int64 {
 	if c == nil {
 		return 0
 	}
-	payload, _ := envelope.EncodeTextLine(line)
+	c.encMu.Lock()
+	defer c.encMu.Unlock()
+	payload, _ := envelope.AppendTextLine(c.enc[:0], line)
+	c.keepEnc(payload)
 	return c.writeStamped(envelope.StageNativeIn, envelope.EventStderr, payload, s)
 }
 
@@ -108,7 +113,9 @@ func (c *Capturer) InputWith(line []byte, s Stamp) int64 {
 	if c == nil {
 		return 0
 	}
-	payload, eventType := nativePayload(line)
+	c.encMu.Lock()
+	defer c.encMu.Unlock()
+	payload, eventType := c.nativePayload(line)
 	return c.writeStamped(envelope.StageNativeOut, eventType, payload, s)
 }
 
@@ -136,10 +143,16 @@ func (c *Capturer) NormalizedWith(e event.Event, s Stamp) int64 {
 	if c == nil {
 		return 0
 	}
-	e.Cause = nil
-	payload, err := event.AppendPayload(nil, &e)
+	c.encMu.Lock()
+	defer c.encMu.Unlock()
+	c.ev = e
+	c.ev.Cause = nil
+	payload, err := event.AppendPayload(c.enc[:0], &c.ev)
+	c.ev = event.Event{}
 	if err != nil {
 		payload = []byte(`null`)
+	} else {
+		c.keepEnc(payload)
 	}
 	return c.writeStamped(envelope.StageNormalizedOut, string(e.Kind), payload, s)
 }
@@ -149,7 +162,10 @@ func (c *Capturer) LegacyWith(line []byte, s Stamp) int64 {
 	if c == nil {
 		return 0
 	}
-	payload, _ := envelope.EncodeTextLine(line)
+	c.encMu.Lock()
+	defer c.encMu.Unlock()
+	payload, _ := envelope.AppendTextLine(c.enc[:0], line)
+	c.keepEnc(payload)
 	return c.writeStamped(envelope.StageLegacyOut, c.marker(line), payload, s)
 }
 
@@ -217,11 +233,14 @@ func (c *Capturer) Sequence() int64 {
 	return c.w.Sequence()
 }
 
-func nativePayload(line []byte) ([]byte, string) {
-	payload, kind := envelope.EncodeNativeLine(line)
+// nativePayload is a native line's payload and eventType; a line stored
+// as text is built in enc. The caller holds encMu.
+func (c *Capturer) nativePayload(line []byte) ([]byte, string) {
+	payload, kind := envelope.AppendNativeLine(c.enc[:0], line)
 	if kind == envelope.NativeJSON {
 		return payload, NativeEventType(line)
 	}
+	c.keepEnc(payload)
 	return payload, envelope.EventNonJSON
 }
 

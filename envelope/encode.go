@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -188,12 +189,45 @@ func isBareJSON(line []byte) bool {
 // a JSON string when it is valid UTF-8, base64 otherwise.
 func EncodeTextLine(line []byte) (json.RawMessage, NativeLine) {
 	if utf8.Valid(line) {
-		return appendJSONString(make([]byte, 0, len(line)+2), string(line)), NativeText
+		return appendJSONString(make([]byte, 0, len(line)+2), viewString(line)), NativeText
 	}
-	out := make([]byte, 0, base64.StdEncoding.EncodedLen(len(line))+32)
-	out = append(out, `{"encoding":"base64","data":"`...)
-	out = base64.StdEncoding.AppendEncode(out, line)
-	return append(out, `"}`...), NativeBinary
+	return appendBase64Line(make([]byte, 0, base64.StdEncoding.EncodedLen(len(line))+32), line), NativeBinary
+}
+
+// AppendTextLine is EncodeTextLine appending to dst, for a writer that
+// copies the payload out at once and can build every one in the same
+// buffer.
+func AppendTextLine(dst, line []byte) ([]byte, NativeLine) {
+	if utf8.Valid(line) {
+		return appendJSONString(dst, viewString(line)), NativeText
+	}
+	return appendBase64Line(dst, line), NativeBinary
+}
+
+// AppendNativeLine is EncodeNativeLine for a caller with a buffer of its
+// own: a line stored as text is appended to dst; a bare JSON line is
+// returned as it is (dst is not used).
+func AppendNativeLine(dst, line []byte) ([]byte, NativeLine) {
+	if isBareJSON(line) {
+		return line, NativeJSON
+	}
+	return AppendTextLine(dst, line)
+}
+
+func appendBase64Line(dst, line []byte) []byte {
+	dst = append(dst, `{"encoding":"base64","data":"`...)
+	dst = base64.StdEncoding.AppendEncode(dst, line)
+	return append(dst, `"}`...)
+}
+
+// viewString is b as a string without a copy, for appendJSONString, which
+// only reads it during the call (a conversion would copy every text line
+// once more).
+func viewString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
 }
 
 // DecodeNativeLine returns the original bytes of a native line payload

@@ -110,6 +110,17 @@ func (w *Writer) Write(r *Record) (int64, error) {
 		rec.Timestamp = FormatTimestamp(w.opts.Now())
 	}
 	start := len(w.buf)
+	if start > 0 && len(rec.Payload) >= flushThreshold {
+		// A huge record goes out alone (below): what is queued goes first,
+		// now, so the record is built in the empty buffer rather than
+		// after the others and copied out of it twice.
+		if err := w.flushLocked(); err != nil {
+			*rec = Record{}
+			w.counts[r.Stage]++
+			return w.seq, err
+		}
+		start = 0
+	}
 	w.buf = AppendRecord(w.buf, rec)
 	*rec = Record{}
 	w.counts[r.Stage]++

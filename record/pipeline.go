@@ -193,24 +193,33 @@ func (p *pipeline) run() error {
 	p.con.redraw()
 	for {
 		items, closed := p.q.take()
-		p.prefetch(items)
 		p.items = items
-		for i := range items {
-			p.item = i
-			p.chunk(items[i])
-			p.q.done(len(items[i].data))
-			if i >= p.pfChunks {
-				// Nothing refers to the chunk's bytes any more: the lines
-				// were copied or redacted into buffers of their own.
-				p.q.release(&items[i])
+		for i := 0; i < len(items); {
+			// The chunks go in windows of about prefetchMaxBytes, each
+			// one's lines handed to the prefetch before it is split, so
+			// that the helpers redact ahead all along a large take, not
+			// only in its first prefetchMaxBytes.
+			j := window(items, i)
+			p.prefetch(items[i:j])
+			for k := i; k < j; k++ {
+				p.item = k
+				p.chunk(items[k])
+				p.q.done(len(items[k].data))
+				if k-i >= p.pfChunks {
+					// Nothing refers to the chunk's bytes any more: the
+					// lines were copied or redacted into buffers of their
+					// own.
+					p.q.release(&items[k])
+				}
 			}
+			p.endPrefetch()
+			for k := i; k < i+p.pfChunks; k++ {
+				p.q.release(&items[k])
+			}
+			p.pfChunks = 0
+			i = j
 		}
 		p.items = nil
-		p.endPrefetch()
-		for i := range min(p.pfChunks, len(items)) {
-			p.q.release(&items[i])
-		}
-		p.pfChunks = 0
 		n := len(items)
 		p.q.recycle(items)
 		if closed && n == 0 {
@@ -273,6 +282,18 @@ func (p *pipeline) chunk(c chunk) {
 		p.line(c.stream, line)
 		p.handed = nil
 	}, gapEnd)
+}
+
+// window returns the end of the window of chunks that starts at items[i]:
+// as many as hold at most prefetchMaxBytes, and at least one.
+func window(items []chunk, i int) int {
+	size := len(items[i].data)
+	j := i + 1
+	for j < len(items) && size+len(items[j].data) <= prefetchMaxBytes {
+		size += len(items[j].data)
+		j++
+	}
+	return j
 }
 
 // lineAhead tells the splitter how many bytes of the line it is
