@@ -325,8 +325,12 @@ type lineScan struct {
 	pbuf []byte
 	// clean holds short texts the matcher found nothing in (keys and
 	// values repeat: "type", "text_delta", "assistant"); the matcher's
-	// check is deterministic, so they need not be checked again.
-	clean map[string]struct{}
+	// check is deterministic, so they need not be checked again. Each
+	// maps to its own copy, which front keeps: a small table, one slot
+	// per text (cleanSlot), that answers for the texts of the last few
+	// lines without the map's hashing and its misses in memory.
+	clean map[string]string
+	front *[cleanSlots]string
 	// gjsonOnly checks every line with the gjson walk (the tests
 	// compare it with the one-pass walk).
 	gjsonOnly bool
@@ -339,25 +343,45 @@ const (
 	maxCleans = 8192
 )
 
+// cleanSlots is the size of lineScan.front.
+const cleanSlots = 512
+
+// cleanSlot is the slot of front a text of 1 to maxClean bytes takes:
+// its length and three of its bytes, mixed.
+func cleanSlot(s string) int {
+	h := uint32(len(s))<<24 | uint32(s[0])<<16 | uint32(s[len(s)>>1])<<8 | uint32(s[len(s)-1])
+	return int((h * 0x9E3779B1) >> (32 - 9))
+}
+
 // check is ls.m.check(text, report), skipping a short text found clean
 // before.
 func (ls *lineScan) check(text string, report func(hit), hits *int) {
-	if len(text) > maxClean {
+	if len(text) > maxClean || text == "" {
 		ls.m.check(text, report)
 		return
 	}
-	if _, ok := ls.clean[text]; ok {
+	if ls.front == nil {
+		ls.front = new([cleanSlots]string)
+	}
+	slot := &ls.front[cleanSlot(text)]
+	if *slot == text {
+		return
+	}
+	if kept, ok := ls.clean[text]; ok {
+		*slot = kept
 		return
 	}
 	before := *hits
 	ls.m.check(text, report)
 	if *hits == before {
 		if ls.clean == nil {
-			ls.clean = make(map[string]struct{}, 256)
+			ls.clean = make(map[string]string, 256)
 		} else if len(ls.clean) >= maxCleans {
 			clear(ls.clean) // (keeping its table: no regrowth)
 		}
-		ls.clean[strings.Clone(text)] = struct{}{}
+		kept := strings.Clone(text)
+		ls.clean[kept] = kept
+		*slot = kept
 	}
 }
 
@@ -371,7 +395,7 @@ func (ls *lineScan) batch(b *batch) {
 		j := &b.jobs[i]
 		if ls.m == nil || ls.m.shared != j.m {
 			ls.m = j.m.local()
-			ls.clean = nil
+			ls.clean, ls.front = nil, nil
 		}
 		ls.out = &b.outs[i]
 		ls.out.reset(j.n)

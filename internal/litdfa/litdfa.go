@@ -22,7 +22,17 @@ type DFA struct {
 	nclass uint32
 	// delta[s+c] is the state after state s (a row offset: the state's
 	// number times nclass) reads a byte of class c, as a row offset.
-	delta []uint32
+	// packed is the same table when every row offset fits in 16 bits
+	// (then delta is nil): each entry holds the next state's row offset
+	// in its low 16 bits and, in its high 16, 1 + the number k of the
+	// state's literals (0 for a state without). The loop then looks up
+	// fired[k+1] for every byte, with fired[0] standing for "no
+	// literal", instead of branching on whether the state has literals:
+	// states with literals are entered often and irregularly (one-byte
+	// literals such as " " or a digit), and each mispredicted branch
+	// costs several lookups.
+	delta  []uint32
+	packed []uint32
 	// outStart is the row offset of the first state with literals;
 	// outs[(s-outStart)/nclass] are that state's literals (ids into the
 	// list the automaton was built from), those of its suffixes too.
@@ -34,6 +44,11 @@ type DFA struct {
 // New builds the automaton of lits (lower case; an upper-case letter in a
 // literal matches only itself).
 func New(lits []string) *DFA {
+	return build(lits, false)
+}
+
+// build is New; wide makes the 32-bit table however small (for the tests).
+func build(lits []string, wide bool) *DFA {
 	d := &DFA{}
 	// Classes: every byte of a literal has its own (with its upper case
 	// for a letter); every other byte is class 0.
@@ -124,6 +139,21 @@ func New(lits []string) *DFA {
 			d.outs = append(d.outs, outs[s])
 		}
 	}
+	if ns*nc < 1<<16 && len(d.outs) < 1<<16-1 && !wide {
+		d.packed = make([]uint32, ns*nc)
+		for s := 0; s < ns; s++ {
+			row := d.packed[int(num[s])*nc:]
+			for c := 0; c < nc; c++ {
+				t := num[full[s][c]]
+				e := t * d.nclass
+				if e >= d.outStart {
+					e |= (t - d.outStart/d.nclass + 1) << 16
+				}
+				row[c] = e
+			}
+		}
+		return d
+	}
 	d.delta = make([]uint32, ns*nc)
 	for s := 0; s < ns; s++ {
 		row := d.delta[int(num[s])*nc:]
@@ -138,8 +168,12 @@ func New(lits []string) *DFA {
 // Scan of the text before returned) and calls found with k, the number of
 // every state with literals it enters (Outs(k) lists them), once per gen:
 // fired (NumOuts long) holds, for each k, the gen it was last reported
-// in. It returns the state it ends in.
+// in (fired's layout is the automaton's own: callers only make it and
+// clear it). It returns the state it ends in.
 func (d *DFA) Scan(text string, s uint32, fired []uint32, gen uint32, found func(int)) uint32 {
+	if d.packed != nil {
+		return d.scanPacked(text, s, fired, gen, found)
+	}
 	delta, class, out, nc := d.delta, &d.class, d.outStart, d.nclass
 	for i := 0; i < len(text); i++ {
 		s = delta[s+uint32(class[text[i]])]
@@ -153,8 +187,26 @@ func (d *DFA) Scan(text string, s uint32, fired []uint32, gen uint32, found func
 	return s
 }
 
-// NumOuts is the number of states with literals: the length fired needs.
-func (d *DFA) NumOuts() int { return len(d.outs) }
+// scanPacked is Scan over packed (fired is NumOuts long: one more than
+// the states with literals, fired[0] for none).
+func (d *DFA) scanPacked(text string, s uint32, fired []uint32, gen uint32, found func(int)) uint32 {
+	tab, class := d.packed, &d.class
+	for i := 0; i < len(text); i++ {
+		e := tab[(s&0xFFFF)+uint32(class[text[i]])]
+		s = e
+		if k := e >> 16; fired[k] != gen {
+			fired[k] = gen
+			if k > 0 {
+				found(int(k - 1))
+			}
+		}
+	}
+	return s & 0xFFFF
+}
+
+// NumOuts is the length fired needs: one more than the number of states
+// with literals (k, as found is given it, is below len(outs)).
+func (d *DFA) NumOuts() int { return len(d.outs) + 1 }
 
 // Outs are the literals (indexes into the list New was given) that end at
 // state k, those of its suffixes too.

@@ -55,6 +55,56 @@ func TestScanFindsWhatContainsFinds(t *testing.T) {
 	}
 }
 
+// TestWideTableIsNarrow compares the 32-bit table with the 16-bit one,
+// and a set of literals too large for 16 bits (with the 32-bit table it
+// needs) with strings.Contains.
+func TestWideTableIsNarrow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	word := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = "abcdefghijklmnopqrstuvwxyz0123456789-_"[rng.IntN(38)]
+		}
+		return string(b)
+	}
+	small := []string{"key", "apikey", "ke", "sk-", "xoxb", "token", "a", "aa", "-_"}
+	var large []string
+	for range 3000 {
+		large = append(large, word(4+rng.IntN(8)))
+	}
+	narrow, wide, big := New(small), build(small, true), New(large)
+	if narrow.packed == nil || wide.delta == nil || big.delta == nil {
+		t.Fatal("the tables are not the ones under test")
+	}
+	for range 5000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			switch rng.IntN(3) {
+			case 0:
+				b.WriteString(strings.ToUpper(large[rng.IntN(len(large))]))
+			case 1:
+				b.WriteString(small[rng.IntN(len(small))])
+			default:
+				b.WriteString(word(rng.IntN(6)))
+			}
+		}
+		text := b.String()
+		if got, want := found(wide, text), found(narrow, text); !slices.Equal(got, want) {
+			t.Fatalf("wide Scan(%q) found %v, narrow %v", text, got, want)
+		}
+		var want []int
+		low := strings.ToLower(text)
+		for i, l := range large {
+			if strings.Contains(low, l) {
+				want = append(want, i)
+			}
+		}
+		if got := found(big, text); !slices.Equal(got, want) {
+			t.Fatalf("Scan(%q) found %v, want %v", text, got, want)
+		}
+	}
+}
+
 // TestScanResumes checks that a text searched in two pieces, the second
 // from the state the first ended in, finds a literal across the cut.
 func TestScanResumes(t *testing.T) {
