@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/evcap/evcap/internal/lines"
 	"github.com/evcap/evcap/normalize/detect"
 	"github.com/tidwall/gjson"
@@ -122,9 +123,11 @@ func (in *Native) Next() (int64, []byte, error) {
 
 // Validated reports whether the line Next returned last is known to be
 // valid JSON (gjson.ValidBytes): a capture's native_in JSON payload, which
-// the envelope reader checked with its record. A normalizer that is an
-// event.ValidLiner can then take it with LineValid instead of validating
-// it again. Raw output is never counted as validated.
+// the envelope reader checked with its record, or a raw line longer than
+// the read buffer, checked on another goroutine while it was read (the
+// other raw lines are not, nor the first, read whole to tell a capture
+// from raw output). A normalizer that is an event.ValidLiner can
+// then take it with LineValid instead of validating it again.
 func (in *Native) Validated() bool { return in.valid }
 
 // Evidence is what the lines read ahead say about the provider.
@@ -143,7 +146,7 @@ func (in *Native) read() (int64, []byte, error) {
 	in.valid, in.fresh = false, false
 	if in.raw != nil {
 		line, err := in.raw.next()
-		in.fresh = in.raw.fresh
+		in.fresh, in.valid = in.raw.fresh, in.raw.valid
 		if errors.Is(err, lines.ErrTorn) {
 			fmt.Fprintf(in.warn, "evcap: %s:%d: %v; normalized as it is\n", in.Name, in.raw.line, err)
 			err = nil
@@ -234,12 +237,16 @@ func CompactPayload(raw []byte) string {
 // bufio buffer as the buffer's own bytes instead of copying it: only a
 // line longer than the buffer is assembled, in a fresh slice that nothing
 // else refers to (fresh says so, for a caller that would otherwise copy
-// it).
+// it). Such a long line is checked as it is read, on another goroutine
+// (longCheck), and valid says whether it is JSON: that check and the
+// reading overlap, where a check after the reading took as long again as
+// the rest of a 10 MB line's normalizing.
 type rawLines struct {
 	br    *bufio.Reader
 	first []byte // the sniffed first line, newline included; nil once given
 	line  int64
 	fresh bool
+	valid bool
 }
 
 const (
@@ -250,7 +257,7 @@ const (
 )
 
 func (r *rawLines) next() ([]byte, error) {
-	r.fresh = false
+	r.fresh, r.valid = false, false
 	if r.first != nil {
 		b := r.first
 		r.first = nil
@@ -273,6 +280,7 @@ func (r *rawLines) next() ([]byte, error) {
 	// was read into 1 MiB blocks and then copied into one slice of its
 	// length, 26 MB growing by doubling.
 	var line []byte
+	var check *longCheck
 	for {
 		if len(line)+len(chunk) > cap(line) {
 			c := len(line) + len(chunk) // the line's last piece: its length
@@ -288,22 +296,89 @@ func (r *rawLines) next() ([]byte, error) {
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			break
 		}
+		if check == nil {
+			check = startLongCheck()
+		}
+		check.feed(line)
 		chunk, err = r.br.ReadSlice('\n')
 	}
 	switch {
 	case err == nil:
 		r.line++
 		r.fresh = true
-		return line[:len(line)-1], nil
+		line = line[: len(line)-1 : len(line)-1]
+		r.valid = check.end(line)
+		return line, nil
 	case errors.Is(err, io.EOF):
 		if len(line) == 0 {
+			check.end(nil)
 			return nil, io.EOF
 		}
 		r.line++
 		r.fresh = true
+		r.valid = check.end(line)
 		return line, lines.ErrTorn
 	}
+	check.end(nil)
 	return nil, err
+}
+
+// longCheck checks a long line with jsonpick.Validator on a goroutine of
+// its own while the line is read: feed hands it each longer prefix, end
+// the whole line and waits for the answer.
+type longCheck struct {
+	// prefix holds the latest prefix not yet taken (at most one: the
+	// checker needs only the longest).
+	prefix chan []byte
+	// whole takes the whole line (closed to give up), answer the verdict.
+	whole  chan []byte
+	answer chan bool
+}
+
+func startLongCheck() *longCheck {
+	c := &longCheck{prefix: make(chan []byte, 1), whole: make(chan []byte), answer: make(chan bool, 1)}
+	go c.run()
+	return c
+}
+
+func (c *longCheck) run() {
+	var v jsonpick.Validator
+	for {
+		select {
+		case p := <-c.prefix:
+			v.Feed(p) // once it is false, End is false too
+		case line, ok := <-c.whole:
+			if ok {
+				// A prefix still waiting is part of line: End covers it.
+				c.answer <- v.End(line)
+			}
+			return
+		}
+	}
+}
+
+// feed hands the checker line, the line read so far (its bytes are not
+// changed after).
+func (c *longCheck) feed(line []byte) {
+	select {
+	case <-c.prefix: // a shorter prefix it has not taken: replaced
+	default:
+	}
+	c.prefix <- line
+}
+
+// end hands the checker the whole line and returns whether it is JSON, or
+// with a nil line stops the checker; on a nil c it reports false.
+func (c *longCheck) end(line []byte) bool {
+	if c == nil {
+		return false
+	}
+	if line == nil {
+		close(c.whole)
+		return false
+	}
+	c.whole <- line
+	return <-c.answer
 }
 
 // growLine returns a slice of capacity c holding line's bytes, copied in

@@ -12,6 +12,7 @@ import (
 	"testing/iotest"
 
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/evcap/evcap/internal/lines"
 )
 
@@ -128,6 +129,48 @@ func TestNativeRawLongLines(t *testing.T) {
 			if got[i].line != want[i] || got[i].ref != int64(i+1) {
 				t.Fatalf("line %d (ref %d, %d bytes) differs from the %d bytes written", i+1, got[i].ref, len(got[i].line), len(want[i]))
 			}
+		}
+	}
+}
+
+// TestNativeRawLongLinesValidated: a line longer than the read buffer is
+// checked while it is read, and Validated says what jsonpick.Valid says of
+// it (valid, cut at a bad escape, unterminated, torn at the end of the
+// input); a line that fits the buffer is not checked (Validated false),
+// nor the first line, read whole to tell a capture from raw output.
+func TestNativeRawLongLinesValidated(t *testing.T) {
+	text := strings.Repeat(`tab\there \"quoted\" \u00e9 \\ `, 12<<10) // about 300 KiB
+	lines := []string{
+		`{"type":"user","content":["` + text + `"]}`,
+		`{"type":"user","content":["` + text + `",{"a":[1,-2.5e3,true,null]}],"z":{}}`,
+		`{"type":"user","content":"` + text + `\x"}`,
+		`{"type":"user","content":"` + text,
+		`{"short":true}`,
+		`[` + strings.Repeat(`{"k":[0,1]} , `, 30<<10) + `{}]`,
+		`[` + strings.Repeat(`{"k":[0,1]} , `, 30<<10) + `]`,
+		`{"type":"user","content":["` + text + `"]}`, // torn: no newline after it
+	}
+	in := strings.Join(lines, "\n")
+	for _, r := range []io.Reader{strings.NewReader(in), iotest.OneByteReader(strings.NewReader(in)), iotest.HalfReader(strings.NewReader(in))} {
+		n, err := NewNative(r, "in.jsonl", io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range lines {
+			_, got, err := n.Next()
+			if err != nil {
+				t.Fatalf("line %d: %v", i+1, err)
+			}
+			if string(got) != l {
+				t.Fatalf("line %d: %d bytes, want %d", i+1, len(got), len(l))
+			}
+			want := i > 0 && len(l) > 64<<10 && jsonpick.Valid(got)
+			if n.Validated() != want {
+				t.Fatalf("line %d (%d bytes): Validated() = %v, want %v", i+1, len(l), n.Validated(), want)
+			}
+		}
+		if _, _, err := n.Next(); err != io.EOF {
+			t.Fatalf("after the last line: %v, want io.EOF", err)
 		}
 	}
 }
