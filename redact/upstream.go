@@ -154,6 +154,7 @@ func buildUpstream() ([]*rule, error) {
 			ru.keywords = append(ru.keywords, []byte(strings.ToLower(k)))
 		}
 		rest := ru.anchorAt(parsed)
+		anchored := rest != nil
 		simple := parsed.Simplify()
 		ru.required = requiredLiterals(simple)
 		windowed := false
@@ -171,8 +172,19 @@ func buildUpstream() ([]*rule, error) {
 		// literals occur in a text (compile): most of the 200-odd rules
 		// never meet their keywords in a run, and building them all cost
 		// every redacting command about 0.2 s of CPU at start.
+		//
+		// It keeps no parse tree: the trees of every rule (about 50
+		// thousand objects) stayed live for the whole run, and the
+		// collector traced them on every cycle. The regexp is parsed
+		// again instead, which gives the same trees.
 		ru.compile = func() {
 			ru.re = regexp.MustCompile(ur.Regex) // parsed above: it compiles
+			parsed, _ := syntax.Parse(ur.Regex, syntax.Perl)
+			var rest *syntax.Regexp
+			if anchored {
+				rest, _, _, _ = anchorRest(parsed)
+			}
+			simple := parsed.Simplify()
 			if rest != nil {
 				anchored, err := regexp.Compile(`^(?:` + rest.String() + `)`)
 				if err == nil {
@@ -618,34 +630,47 @@ func (ru *rule) hasRequiredIn(text []byte, lits *litFinder) bool {
 // on a window as long as the longest match. Rules of other shapes keep
 // their regexp as it is.
 func (ru *rule) anchorAt(parsed *syntax.Regexp) *syntax.Regexp {
-	if parsed.Op != syntax.OpConcat || len(parsed.Sub) < 2 {
+	if parsed.Op == syntax.OpConcat && len(parsed.Sub) >= 2 && parsed.Sub[0].Op == syntax.OpWordBoundary {
+		ru.anchorWord = true // checked by hand where the literal occurs
+	}
+	rest, lits, w, ok := anchorRest(parsed)
+	if !ok {
 		return nil
+	}
+	ru.anchorLits, ru.anchorLen = lits, w
+	return rest
+}
+
+// anchorRest is anchorAt's analysis, which changes nothing: the regexp
+// after the lead-in, its leading literals and the longest match's width,
+// or ok false for a rule of another shape.
+func anchorRest(parsed *syntax.Regexp) (rest *syntax.Regexp, lits [][]byte, width int, ok bool) {
+	if parsed.Op != syntax.OpConcat || len(parsed.Sub) < 2 {
+		return nil, nil, 0, false
 	}
 	lead := parsed.Sub[0]
 	switch {
 	case lead.Op == syntax.OpRepeat && lead.Min == 0, lead.Op == syntax.OpStar, lead.Op == syntax.OpQuest:
 	case lead.Op == syntax.OpWordBoundary:
-		ru.anchorWord = true // checked by hand where the literal occurs
 	default:
-		return nil
+		return nil, nil, 0, false
 	}
 	if strings.Contains(lead.String(), "(") && !strings.Contains(lead.String(), "(?") {
-		return nil // holds a capture group
+		return nil, nil, 0, false // holds a capture group
 	}
-	rest := &syntax.Regexp{Op: syntax.OpConcat, Flags: parsed.Flags, Sub: parsed.Sub[1:]}
-	lits := requiredLiterals(rest.Sub[0])
+	rest = &syntax.Regexp{Op: syntax.OpConcat, Flags: parsed.Flags, Sub: parsed.Sub[1:]}
+	lits = requiredLiterals(rest.Sub[0])
 	if len(lits) == 0 {
-		return nil
+		return nil, nil, 0, false
 	}
 	if countCaptures(rest) != countCaptures(parsed) {
-		return nil // the anchored regexp's groups would be numbered differently
+		return nil, nil, 0, false // the anchored regexp's groups would be numbered differently
 	}
-	w, ok := maxWidth(rest.Simplify())
-	if !ok || w > maxWindowed {
+	w, bounded := maxWidth(rest.Simplify())
+	if !bounded || w > maxWindowed {
 		w = maxWindowed
 	}
-	ru.anchorLits, ru.anchorLen = lits, w
-	return rest
+	return rest, lits, w, true
 }
 
 // countCaptures is the number of capture groups in re.
