@@ -226,8 +226,28 @@ func driveStart(text string, u int) int {
 // person: shared and system directories.
 var otherHomeNames = map[string]bool{"Shared": true, "Public": true, "Default": true, "All Users": true}
 
+// needleSpec is the prefilter's requirement of a needle: its text,
+// lowered, when it is ASCII (a text holding the needle holds that in its
+// fold: the fold lowers ASCII letters and maps only bytes of other runes
+// otherwise); a needle of other runes is searched for in every text long
+// enough.
+func needleSpec(text string) filterSpec {
+	sp := filterSpec{name: "needle " + text, minLen: len(text)}
+	for i := 0; i < len(text); i++ {
+		if text[i] >= 0x80 {
+			return sp
+		}
+	}
+	sp.clauses = [][]string{{strings.ToLower(text)}}
+	return sp
+}
+
 func (m *matcher) pathHits(text, via string, base int, report func(hit)) {
-	for _, n := range m.paths {
+	for i, n := range m.paths {
+		if m.pf != nil && !m.pf.admits(len(m.rules)+extraEntries+i, text) {
+			// The text lacks the needle's fold, or is shorter.
+			continue
+		}
 		from := 0
 		for {
 			i := strings.Index(text[from:], n.text)

@@ -8,9 +8,11 @@ import (
 	"hash/maphash"
 	"io"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/evcap/evcap/redact"
 	"github.com/tidwall/gjson"
@@ -132,6 +134,10 @@ type Scanner struct {
 	disabled map[string]bool
 	base     []rule
 	pf       *prefilter
+	// baseSpecs are pf's requirements; withPaths holds the prefilters that
+	// add the machine paths' needles to them (pathPrefilter).
+	baseSpecs []filterSpec
+	withPaths *pathFilters
 	// noPrefilter runs every rule on every text (the differential tests
 	// compare the two).
 	noPrefilter bool
@@ -159,7 +165,7 @@ func (s *Scanner) ReadContext(ctx context.Context, r io.Reader, name string, kin
 // New compiles the rules. It fails on an invalid config (a custom rule or
 // allow_regex that does not compile).
 func New(opts Options) (*Scanner, error) {
-	s := &Scanner{opts: opts, disabled: map[string]bool{}}
+	s := &Scanner{opts: opts, disabled: map[string]bool{}, withPaths: &pathFilters{}}
 	for _, id := range opts.Config.Disable {
 		s.disabled[id] = true
 	}
@@ -176,7 +182,7 @@ func New(opts Options) (*Scanner, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.pf = newPrefilter(specs)
+	s.pf, s.baseSpecs = newPrefilter(specs), specs
 	if _, err := s.matcher(""); err != nil {
 		return nil, err
 	}
@@ -205,16 +211,58 @@ func (s *Scanner) specs() ([]filterSpec, error) {
 	return append(specs, cred, home), nil
 }
 
+// pathPrefilter is s.pf with an entry for each of paths after its own
+// (needleSpec), made once per set of paths.
+func (s *Scanner) pathPrefilter(paths []needle) *prefilter {
+	if len(paths) == 0 {
+		return s.pf
+	}
+	var key strings.Builder
+	for _, n := range paths {
+		key.WriteString(n.text)
+		key.WriteByte(0)
+	}
+	c := s.withPaths
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if p := c.m[key.String()]; p != nil {
+		return p
+	}
+	specs := slices.Clone(s.baseSpecs)
+	for _, n := range paths {
+		specs = append(specs, needleSpec(n.text))
+	}
+	p := newPrefilter(specs)
+	if c.m == nil || len(c.m) >= maxPathPrefilters {
+		c.m = map[string]*prefilter{}
+	}
+	c.m[key.String()] = p
+	return p
+}
+
+// pathFilters are the prefilters of sets of paths, by their needles'
+// texts (shared by the copies of a Scanner that PathsContext and
+// ReadContext make).
+type pathFilters struct {
+	mu sync.Mutex
+	m  map[string]*prefilter
+}
+
+// maxPathPrefilters bounds the prefilters kept for sets of paths (a
+// set per project a file declares).
+const maxPathPrefilters = 16
+
 func (s *Scanner) matcher(project string) (*matcher, error) {
 	m := &matcher{rules: s.base, credential: !s.disabled[RuleCredential], anyHome: !s.opts.NoAnyHome && !s.disabled[RulePathOtherHome],
 		allowExact: map[string]bool{}}
-	if !s.noPrefilter {
-		m.pf = s.pf.instance()
-	}
 	for _, n := range needles(s.opts.Home, project, s.opts.Temp) {
 		if !s.disabled[n.rule] {
 			m.paths = append(m.paths, n)
 		}
+	}
+	if !s.noPrefilter {
+		m.pf = s.pathPrefilter(m.paths).instance()
+		m.pf.chunk = s.pf.chunk
 	}
 	for _, a := range s.opts.Config.Allow {
 		m.allowExact[a] = true
@@ -270,15 +318,9 @@ type findKey struct {
 
 // key is the findKey of x.
 func (f *fileScan) key(x *Finding) findKey {
-	var h1, h2 maphash.Hash
-	h1.SetSeed(f.seeds[0])
-	h2.SetSeed(f.seeds[1])
-	for _, h := range []*maphash.Hash{&h1, &h2} {
-		h.WriteString(x.Rule)
-		h.WriteByte(0)
-		h.WriteString(x.Pointer)
-	}
-	return findKey{x.Line, h1.Sum64(), h2.Sum64()}
+	b := append(append(append(f.kbuf[:0], x.Rule...), 0), x.Pointer...)
+	f.kbuf = b
+	return findKey{x.Line, maphash.Bytes(f.seeds[0], b), maphash.Bytes(f.seeds[1], b)}
 }
 
 // fileScan is the state of one file's scan that follows the file in
@@ -308,6 +350,8 @@ type fileScan struct {
 	// seenKept is the size of seen after forget last ran.
 	seenKept int
 	seeds    [2]maphash.Seed
+	// kbuf is key's buffer.
+	kbuf []byte
 }
 
 // lineScan checks lines on their own (one worker's state).
