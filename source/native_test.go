@@ -95,7 +95,7 @@ func TestNativeRawLikeLines(t *testing.T) {
 }
 
 // TestNativeRawLongLines reads lines long enough that their slice grows
-// from 1 MiB to 4 and then 16 (and a torn last one), each with its bytes
+// from 1 MiB to 16 and then 64 (and a torn last one), each with its bytes
 // in order: a piece lost or repeated at a growth would show.
 func TestNativeRawLongLines(t *testing.T) {
 	var b strings.Builder
@@ -108,11 +108,11 @@ func TestNativeRawLongLines(t *testing.T) {
 		block = strconv.AppendInt(append(block, ','), int64(j), 10)
 	}
 	block = block[:4099]
-	for i, n := range []int{1 << 20, 5<<20 + 3, 4<<20 + 1} {
+	for i, n := range []int{1 << 20, 5<<20 + 3, 17<<20 + 5, 4<<20 + 1} {
 		l := strings.Repeat(string(block), n/len(block)+1)[:n]
 		want = append(want, l)
 		b.WriteString(l)
-		if i < 2 {
+		if i < 3 {
 			b.WriteString("\n")
 		}
 	}
