@@ -86,6 +86,10 @@ type Capturer struct {
 	encMu sync.Mutex
 	enc   []byte
 	ev    event.Event
+	// picked, typeBuf and eventTypes serve jsonEventType (under encMu).
+	picked     [2]gjson.Result
+	typeBuf    []byte
+	eventTypes map[string]string
 }
 
 // maxEncKept bounds the encoding buffer kept for the next payload.

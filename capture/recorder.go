@@ -6,9 +6,12 @@ import (
 	"io"
 	"os"
 	"time"
+	"unsafe"
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/jsonpick"
+	"github.com/tidwall/gjson"
 )
 
 // A recorder (evcap record) knows more about each record than a library
@@ -238,7 +241,7 @@ func (c *Capturer) Sequence() int64 {
 func (c *Capturer) nativePayload(line []byte) ([]byte, string) {
 	payload, kind := envelope.AppendNativeLine(c.enc[:0], line)
 	if kind == envelope.NativeJSON {
-		return payload, NativeEventType(line)
+		return payload, c.jsonEventType(line)
 	}
 	c.keepEnc(payload)
 	return payload, envelope.EventNonJSON
@@ -336,4 +339,42 @@ func (c *Capturer) writeStamped(stage envelope.Stage, eventType string, payload 
 		c.opts.Observe(obs)
 	}
 	return seq
+}
+
+// eventTypeKeys are the members NativeEventType reads.
+var eventTypeKeys = []string{"type", "subtype"}
+
+// maxEventTypes bounds the eventType names a Capturer keeps for reuse.
+const maxEventTypes = 256
+
+// jsonEventType is NativeEventType(line) for a line that passed
+// envelope's JSON check: the two members are read in one pass over the
+// line (gjson.GetManyBytes walks it once per member and copies what it
+// returns), and the names seen before are reused rather than allocated
+// again for every record. The caller holds encMu.
+func (c *Capturer) jsonEventType(line []byte) string {
+	jsonpick.Pick(gjson.Parse(unsafe.String(&line[0], len(line))), eventTypeKeys, c.picked[:])
+	// The results point into line: the name is built in typeBuf and
+	// copied once, when it is new.
+	t, st := c.picked[0].String(), c.picked[1]
+	c.picked = [2]gjson.Result{}
+	if t == "" {
+		return "json"
+	}
+	b := append(c.typeBuf[:0], t...)
+	if st.Type == gjson.String && st.Str != "" {
+		b = append(append(b, '/'), st.Str...)
+	}
+	c.typeBuf = b
+	if name, ok := c.eventTypes[string(b)]; ok {
+		return name
+	}
+	name := string(b)
+	if len(c.eventTypes) < maxEventTypes && len(b) <= 64 {
+		if c.eventTypes == nil {
+			c.eventTypes = map[string]string{}
+		}
+		c.eventTypes[name] = name
+	}
+	return name
 }
