@@ -227,12 +227,16 @@ func (s *sanitizer) rewriteText(it *item, learn, isDelta bool, k string, text []
 	if t, ok := s.clock.isoString(v); ok {
 		v = t
 	}
+	fam := ""
 	if learn {
-		if fam := family(k, v); fam != "" {
-			s.ids.learn(fam, v)
-		}
+		fam = family(k, v)
 	}
-	if out, ok := s.ids.appendReplace(s.rw[:0], v); ok {
+	if fam != "" {
+		// v is one token (family), now a known id: replace gives its
+		// pseudonym.
+		s.rw = append(s.rw[:0], s.ids.pseudonym(s.ids.learn(fam, v))...)
+		v = bytesString(s.rw)
+	} else if out, ok := s.ids.appendReplace(s.rw[:0], v); ok {
 		s.rw = out
 		v = bytesString(out)
 	}

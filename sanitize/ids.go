@@ -198,16 +198,17 @@ func family(key, v string) string {
 	return ""
 }
 
-// learn records v as a volatile id of the given family, if new. v is
-// copied: it may point into a record. Ids are at most 200 bytes (family).
-func (d *ids) learn(fam, v string) {
+// learn records v as a volatile id of the given family, if new, and
+// returns its entry. v is copied: it may point into a record. Ids are at
+// most 200 bytes (family).
+func (d *ids) learn(fam, v string) int32 {
 	h := maphash.String(d.seed, v)
 	first, seen := d.m[h]
 	if seen {
 		for e := first; e >= 0; e = d.ents[e].next {
 			en := &d.ents[e]
 			if int(en.idLen) == len(v) && string(d.text[en.off:en.off+int(en.idLen)]) == v {
-				return
+				return e
 			}
 		}
 	} else {
@@ -225,9 +226,11 @@ func (d *ids) learn(fam, v string) {
 	}
 	d.text = appendCounter(d.text, d.count[fam])
 	d.ents = append(d.ents, idEnt{off: off, idLen: uint16(len(v)), psLen: uint16(len(d.text) - off - len(v)), next: first})
-	d.m[h] = int32(len(d.ents) - 1)
+	e := int32(len(d.ents) - 1)
+	d.m[h] = e
 	n := min(len(v), 255)
 	d.lens[n>>6] |= 1 << (n & 63)
+	return e
 }
 
 // appendCounter appends n in decimal, zero-padded to four digits (as

@@ -309,16 +309,19 @@ func split(rec *envelope.Record) (payloadKind, string, []byte) {
 	if len(p) == 0 || p[0] != '"' {
 		return kindJSON, "", p
 	}
-	str, err := decodeLiteral(p)
+	dec, err := decodeLiteralBytes(p)
 	if err != nil {
 		return kindText, "", nil
 	}
+	// dec is the record's own and nobody writes to it: the prefix and the
+	// body are pieces of it, not copies.
+	str := bytesString(dec)
 	switch rec.Stage {
 	case envelope.StageNativeIn:
 		if rest, ok := strings.CutPrefix(str, "data:"); ok {
 			body := strings.TrimLeft(rest, " ")
 			if gjson.Valid(body) && len(body) > 0 && (body[0] == '{' || body[0] == '[') {
-				return kindSSE, str[:len(str)-len(body)], []byte(body)
+				return kindSSE, str[:len(str)-len(body)], dec[len(str)-len(body):]
 			}
 		}
 	case envelope.StageLegacyOut:
@@ -326,12 +329,12 @@ func split(rec *envelope.Record) (payloadKind, string, []byte) {
 			if i := strings.Index(str, "] "); i > 0 && !strings.ContainsAny(str[:i], " ") {
 				body := str[i+2:]
 				if gjson.Valid(body) {
-					return kindLegacyJSON, str[:i+2], []byte(body)
+					return kindLegacyJSON, str[:i+2], dec[i+2:]
 				}
 			}
 		}
 	}
-	return kindText, "", []byte(str)
+	return kindText, "", dec
 }
 
 func marker(prefix string) string { return strings.TrimSuffix(prefix, " ") }

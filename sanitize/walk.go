@@ -50,10 +50,18 @@ func lastKey(path []jsonwalk.Step) []byte {
 // decodeLiteral decodes a JSON string literal (with its quotes) that
 // reading already found valid.
 func decodeLiteral(raw []byte) (string, error) {
+	b, err := decodeLiteralBytes(raw)
+	return string(b), err
+}
+
+// decodeLiteralBytes is decodeLiteral into a new slice (never nil) of the
+// literal's length: the text is no longer but for invalid UTF-8.
+func decodeLiteralBytes(raw []byte) ([]byte, error) {
 	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
-		return "", errors.New("not a JSON string")
+		return nil, errors.New("not a JSON string")
 	}
-	return string(jsonwalk.AppendDecoded(nil, raw[1:len(raw)-1])), nil
+	inner := raw[1 : len(raw)-1]
+	return jsonwalk.AppendDecoded(make([]byte, 0, len(inner)), inner), nil
 }
 
 // rewriteDelta puts a released chunk in place of the delta string at path
