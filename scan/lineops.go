@@ -83,7 +83,7 @@ func (f *fileScan) apply(o *lineOut, m *matcher) {
 		f.m = m.local()
 	}
 	n := o.n
-	f.begin(n, o.rec && o.d.key != "")
+	f.begin(n, o.rec && o.d.key != "", o.d.pointer)
 	if o.rec {
 		for _, id := range o.learned {
 			f.ids.learn(id)

@@ -332,12 +332,16 @@ type fileScan struct {
 	name string
 	kind Kind
 	out  []Finding
-	// seen holds the keys of the findings reported of lines that gave
-	// parts to open blocks, cur those of the line being applied (curLine,
-	// -1 between lines): the findings that may come again.
+	// cur holds the keys of the findings reported of the line being
+	// applied (curLine, -1 between lines), seen those of earlier lines
+	// that later findings may name again: the findings, in the pointer of
+	// their part (partPtr for the line being applied), of lines that gave
+	// parts to open blocks.
 	seen    map[findKey]bool
 	cur     map[findKey]bool
 	curLine int64
+	part    bool
+	partPtr string
 	// live is forget's buffer.
 	live   []int64
 	ids    knownIDs
@@ -483,14 +487,20 @@ func (f *fileScan) sniff(line []byte) error {
 
 func (f *fileScan) add(x Finding) {
 	k := f.key(&x)
-	set := f.seen
 	if x.Line == f.curLine {
-		set = f.cur
+		if f.cur[k] {
+			return
+		}
+		f.cur[k] = true
+		if f.part && x.Pointer == f.partPtr {
+			f.seen[k] = true
+		}
+	} else {
+		if f.seen[k] {
+			return
+		}
+		f.seen[k] = true
 	}
-	if set[k] {
-		return
-	}
-	set[k] = true
 	x.File = f.name
 	if f.emit != nil {
 		f.emit(x)
@@ -499,24 +509,25 @@ func (f *fileScan) add(x Finding) {
 	f.out = append(f.out, x)
 }
 
-// begin starts applying line n. Later findings name the line only from a
-// block of deltas that holds one of its parts (a block's findings name
-// the lines of its parts), so the keys of its findings go to cur, which
-// the next line clears, unless the line gives a block a part (part): then
-// they go to seen, which keeps them while a block holds the part.
-func (f *fileScan) begin(n int64, part bool) {
-	f.curLine = n
-	if part {
-		f.curLine = -1
-	}
-	if len(f.cur) > 0 {
+// begin starts applying line n, which gives a block of deltas a part at
+// pointer ptr when part is set. Once the line is applied, findings name
+// it again only from such a block (a block's findings name the lines of
+// its parts, at the pointer of each part), so the keys of its findings
+// go to cur, which the next line clears, and those at the part's pointer
+// to seen as well, which keeps them while a block holds the part.
+func (f *fileScan) begin(n int64, part bool, ptr string) {
+	f.curLine, f.part, f.partPtr = n, part, ptr
+	if len(f.cur) > 256 {
+		// (A map cleared keeps its size, and clearing costs that.)
+		f.cur = map[findKey]bool{}
+	} else if len(f.cur) > 0 {
 		clear(f.cur)
 	}
 }
 
 // finish ends line n's apply.
 func (f *fileScan) finish(n int64) {
-	f.curLine = -1
+	f.curLine, f.part, f.partPtr = -1, false, ""
 	f.forget(n)
 }
 
