@@ -853,9 +853,15 @@ func CutMember(obj gjson.Result, key string) (string, int) {
 	if !obj.IsObject() {
 		return "", 0
 	}
-	raw, ok := RawMember(obj.Raw, key)
+	raw, _ := RawMember(obj.Raw, key)
+	return CutRaw(raw)
+}
+
+// CutRaw is CutMember for the raw text of the member's value (from a
+// valid line, e.g. by PickRaw), "" when there is none.
+func CutRaw(raw string) (string, int) {
 	switch {
-	case !ok:
+	case raw == "":
 		return "", 0
 	case raw[0] == '"':
 		return CutString(raw)

@@ -20,12 +20,13 @@ var typeField = []string{"type"}
 // whose type is in item_type. Everything else is the thread protocol.
 func formatOf(v gjson.Result) format {
 	f, items := readLine(v)
-	return formatOfLine(v, &f, items)
+	return formatOfLine(v, &f, items, hasItemType(f[lItem]))
 }
 
 // formatOfLine is formatOf for the line v whose top-level fields readLine
-// gave.
-func formatOfLine(v gjson.Result, f *lineFields, items int) format {
+// gave; itemType says whether its first item has an item_type
+// (hasItemType).
+func formatOfLine(v gjson.Result, f *lineFields, items int, itemType bool) format {
 	switch {
 	case f[lMsg].IsObject() && f[lID].Exists():
 		return formatLegacy
@@ -33,7 +34,7 @@ func formatOfLine(v gjson.Result, f *lineFields, items int) format {
 		return formatLegacy
 	case !f[lType].Exists() && f[lPrompt].Type == gjson.String && len(v.Map()) == 1:
 		return formatLegacy
-	case f[lType].String() == "session.created" || hasItemType(f[lItem]):
+	case f[lType].String() == "session.created" || itemType:
 		return formatItemType
 	case items > 1 && v.Get("item.item_type").Exists():
 		// The path goes on to a later item member when the first has

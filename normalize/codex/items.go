@@ -38,12 +38,12 @@ func phaseOf(phase gjson.Result) event.MessagePhase {
 	return ""
 }
 
-// item normalizes an item.* line v, whose top-level fields lf holds.
-func (n *Normalizer) item(ref int64, v gjson.Result, lf *lineFields) []event.Event {
+// item normalizes an item.* line v, whose top-level fields lf holds, and
+// ip what its item holds.
+func (n *Normalizer) item(ref int64, v gjson.Result, lf *lineFields, ip *itemPick) []event.Event {
 	phase := strings.TrimPrefix(lf[lType].String(), "item.")
 	it := lf[lItem]
-	var f itemFields
-	jsonpick.Pick(it, itemKeys, f[:])
+	f := &ip.f
 	id := f[iID].String()
 	cause := []int64{ref}
 	switch typ := itemType(f[iType], f[iItemType]); typ {
@@ -69,7 +69,7 @@ func (n *Normalizer) item(ref int64, v gjson.Result, lf *lineFields) []event.Eve
 		}
 		return nil // partial snapshots and empty reasoning carry nothing new
 	case "command_execution", "file_change", "mcp_tool_call", "web_search":
-		return n.toolItem(phase, id, it, &f, cause)
+		return n.toolItem(phase, id, it, ip, cause)
 	case "collab_tool_call":
 		return n.collabItem(phase, id, it, cause)
 	case "todo_list":
@@ -92,7 +92,8 @@ func (n *Normalizer) item(ref int64, v gjson.Result, lf *lineFields) []event.Eve
 // toolItem reports a tool call once, as soon as its arguments are known
 // (item.started, or item.completed for items that never start), and its
 // result at item.completed.
-func (n *Normalizer) toolItem(phase, id string, it gjson.Result, f *itemFields, cause []int64) []event.Event {
+func (n *Normalizer) toolItem(phase, id string, it gjson.Result, ip *itemPick, cause []int64) []event.Event {
+	f := &ip.f
 	var out0 []event.Event
 	if !n.called[id] && phase != "" {
 		n.called[n.keeper.Keep(id)] = true
@@ -110,7 +111,7 @@ func (n *Normalizer) toolItem(phase, id string, it gjson.Result, f *itemFields, 
 	case "command_execution":
 		// aggregated_output, the largest value of most items, is decoded
 		// only as far as the event keeps it.
-		out, size := jsonpick.CutMember(it, "aggregated_output")
+		out, size := jsonpick.CutRaw(ip.output)
 		if c := f[iExitCode]; c.Type == gjson.Number && c.Int() != 0 {
 			isErr = true
 			if size == 0 {

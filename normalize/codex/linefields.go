@@ -72,6 +72,35 @@ const (
 // itemFields holds an item's members, as itemKeys names them.
 type itemFields [itemFieldCount]gjson.Result
 
+// itemRawKeys are itemKeys and, last, the member read raw: a command's
+// aggregated_output, the largest value of most items, only cut.
+var itemRawKeys = append(itemKeys[:len(itemKeys):len(itemKeys)], "aggregated_output")
+
+// itemPick is what the normalizer reads of a line's (first) item, from
+// one walk of it: its members as itemKeys names them, whether it has an
+// item_type (jsonpick.RawMember found one) and its aggregated_output's raw
+// text ("" when it has none). Reading them one after the other walked
+// the item, and its output, three times.
+type itemPick struct {
+	f           itemFields
+	hasItemType bool
+	output      string
+}
+
+// readItem fills p from the item it (an empty pick when it is not an
+// object): p.f is what jsonpick.Pick(it, itemKeys, p.f[:]) gives.
+func (p *itemPick) readItem(it gjson.Result) {
+	var raw [itemFieldCount + 1]string
+	jsonpick.PickRaw(it, itemRawKeys, raw[:])
+	for i, r := range raw[:itemFieldCount] {
+		if r != "" {
+			p.f[i] = jsonpick.ParseValue(r)
+		}
+	}
+	p.hasItemType = raw[iItemType] != ""
+	p.output = raw[itemFieldCount]
+}
+
 // inFirst is it.Get(path) for a path "<member>.<key>" whose first member
 // is first: gjson's path goes on to a later member of that name when the
 // first has no key, and so does inFirst, by asking the path.

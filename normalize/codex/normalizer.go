@@ -115,7 +115,9 @@ func (n *Normalizer) ReadsLinesInPlace() {}
 // object normalizes the line v, a JSON object.
 func (n *Normalizer) object(ref int64, v gjson.Result) []event.Event {
 	lf, items := readLine(v)
-	f := formatOfLine(v, &lf, items)
+	var ip itemPick
+	ip.readItem(lf[lItem])
+	f := formatOfLine(v, &lf, items, ip.hasItemType)
 	if n.format == formatUnknown {
 		n.format = f
 	}
@@ -175,7 +177,7 @@ func (n *Normalizer) object(ref int64, v gjson.Result) []event.Event {
 		return []event.Event{{Kind: event.KindError, Phase: event.PhaseFailed, Cause: cause,
 			Error: &event.Error{Type: "stream_error", Message: msg}}}
 	case "item.started", "item.updated", "item.completed":
-		return n.item(ref, v, &lf)
+		return n.item(ref, v, &lf, &ip)
 	case "item.plan.delta", "request_user_input":
 		return nil // ignored: see ignoredTypes
 	}
