@@ -73,7 +73,9 @@ type LineRedactor struct {
 	blocks  *blocks
 	obs     *observer
 	prov    string
-	queue   []*lineItem
+	queue   []*lineItem // waiting from qhead on (emit)
+	qhead   int
+	spare   []*lineItem // items emitted, for reuse
 	held    int
 	maxHeld int
 	early   int
@@ -91,6 +93,7 @@ type lineItem struct {
 	owned  bool // body is not the caller's slice
 	ledger []envelope.Redaction
 	hole   *hole
+	hbuf   hole // where hole points, when it is set
 	size   int
 	// orig is the delta's text as pushed; deltaFound is set when the
 	// line's redaction found something in it (so changed it).
@@ -132,7 +135,8 @@ func (lr *LineRedactor) PushStderr(line []byte) []RedactedLine {
 
 func (lr *LineRedactor) push(line []byte, stderr bool) []RedactedLine {
 	lr.out = lr.out[:0]
-	it := &lineItem{body: line, size: len(line) + 64, stderr: stderr}
+	it := lr.newItem()
+	it.body, it.size, it.stderr = line, len(line)+64, stderr
 	var d delta
 	var findings []redact.Finding
 	if !stderr && len(line) > 0 && (line[0] == '{' || line[0] == '[') {
@@ -164,7 +168,8 @@ func (lr *LineRedactor) push(line []byte, stderr bool) []RedactedLine {
 		if len(findings) > 0 {
 			dptr = pointer(d.path)
 		}
-		it.hole = &hole{key: d.key, path: d.path, origLen: len(d.text), line: !it.json}
+		it.hbuf = hole{key: d.key, path: d.path, origLen: len(d.text), line: !it.json}
+		it.hole = &it.hbuf
 		it.orig = d.text
 	}
 	for _, f := range findings {
@@ -180,7 +185,7 @@ func (lr *LineRedactor) push(line []byte, stderr bool) []RedactedLine {
 		lr.blocks.push(it.hole, d.text)
 	}
 	lr.emit()
-	for _, q := range lr.queue {
+	for _, q := range lr.queue[lr.qhead:] {
 		if !q.owned {
 			q.body, q.owned = append([]byte(nil), q.body...), true
 		}
@@ -199,10 +204,10 @@ func (lr *LineRedactor) Flush() []RedactedLine {
 
 // Held reports how many lines, and how many bytes of them, are waiting.
 func (lr *LineRedactor) Held() (lines, bytes int) {
-	for _, it := range lr.queue {
+	for _, it := range lr.queue[lr.qhead:] {
 		bytes += len(it.body)
 	}
-	return len(lr.queue), bytes
+	return len(lr.queue) - lr.qhead, bytes
 }
 
 // EarlyFlushes counts the times a block was released in parts because
@@ -225,8 +230,12 @@ func (lr *LineRedactor) entry(json bool, rule, ptr string, count, n int) envelop
 
 // emit moves the ready lines at the head of the queue to out.
 func (lr *LineRedactor) emit() {
-	for len(lr.queue) > 0 {
-		head := lr.queue[0]
+	// The queue's array is reused (sliced from the front, every append
+	// made a new one), and so are the items emitted: what a RedactedLine
+	// holds (the line, the ledger) is not the item's to reuse.
+	defer lr.compactQueue()
+	for lr.qhead < len(lr.queue) {
+		head := lr.queue[lr.qhead]
 		if head.hole != nil && !head.hole.done {
 			if lr.held <= lr.maxHeld {
 				return
@@ -236,11 +245,40 @@ func (lr *LineRedactor) emit() {
 				lr.partial++
 			}
 		}
-		lr.queue[0] = nil
-		lr.queue = lr.queue[1:]
+		lr.queue[lr.qhead] = nil
+		lr.qhead++
 		lr.held -= head.size
 		lr.out = append(lr.out, lr.finish(head))
+		if len(lr.spare) < maxSpareItems {
+			*head = lineItem{}
+			lr.spare = append(lr.spare, head)
+		}
 	}
+}
+
+// maxSpareItems bounds the emitted items a LineRedactor keeps for reuse.
+const maxSpareItems = 64
+
+// newItem is an empty item: one emitted before, or a new one.
+func (lr *LineRedactor) newItem() *lineItem {
+	if n := len(lr.spare); n > 0 {
+		it := lr.spare[n-1]
+		lr.spare[n-1] = nil
+		lr.spare = lr.spare[:n-1]
+		return it
+	}
+	return &lineItem{}
+}
+
+// compactQueue moves the queue to the start of its array when it is empty
+// or half of the array is behind its head.
+func (lr *LineRedactor) compactQueue() {
+	if lr.qhead == 0 || lr.qhead < len(lr.queue)-lr.qhead {
+		return
+	}
+	n := copy(lr.queue, lr.queue[lr.qhead:])
+	clear(lr.queue[n:])
+	lr.queue, lr.qhead = lr.queue[:n], 0
 }
 
 // finish puts the delta's redacted chunk in its place.
