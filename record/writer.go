@@ -162,6 +162,11 @@ func (w *writer) doAll(b *batch) {
 		b.steps[i] = step{}
 	}
 	b.steps = b.steps[:0]
+	if w.rend != nil {
+		w.p.waits.begin(waitCall)
+		w.p.con.flush()
+		w.p.waits.end(waitCall)
+	}
 	if cap(b.buf) > 4*batchBytes {
 		b.buf = nil
 	}
@@ -256,7 +261,7 @@ func (w *writer) open(o *openInfo) {
 		}
 	}
 	if w.norm != nil && p.opts.NewRenderer != nil {
-		w.rend = p.opts.NewRenderer(p.con)
+		w.rend = p.opts.NewRenderer(rendered{p.con})
 	}
 	w.c.MetaWith(envelope.EventCaptureStart, capture.Start{
 		EvcapVersion: p.opts.EvcapVersion, Provider: o.provider, Argv: p.argv,
@@ -482,6 +487,7 @@ func (w *writer) finish(f *finishInfo) {
 	if w.rend != nil && !w.renderErr {
 		w.rend.Close()
 	}
+	w.p.con.flush()
 	if w.late > 0 {
 		w.note("%d normalized or legacy records held text the line redaction had missed and were redacted again; evcap normalize of this capture differs from them", w.late)
 	}
