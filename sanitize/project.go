@@ -136,13 +136,20 @@ func DeclaredProject(stage envelope.Stage, body []byte) string {
 	if !mayDeclare(body) || !gjson.ValidBytes(body) {
 		return ""
 	}
-	for _, p := range []string{"cwd", "properties.info.directory", "properties.info.path.cwd"} {
-		if v := gjson.GetBytes(body, p); v.Type == gjson.String && isAbs(v.String()) {
-			return strings.TrimRight(v.String(), "/\\")
+	// Looked up in place (gjson.GetBytes copies every value it finds);
+	// the root returned is copied.
+	js := bytesString(body)
+	for _, p := range declaredPaths {
+		if v := gjson.Get(js, p); v.Type == gjson.String && isAbs(v.String()) {
+			return strings.Clone(strings.TrimRight(v.String(), "/\\"))
 		}
 	}
 	return ""
 }
+
+// declaredPaths are the gjson paths of a declared project root, in the
+// order DeclaredProject tries them.
+var declaredPaths = [...]string{"cwd", "properties.info.directory", "properties.info.path.cwd"}
 
 func isAbs(p string) bool {
 	return len(p) > 1 && (p[0] == '/' || len(p) > 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))
