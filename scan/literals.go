@@ -467,17 +467,23 @@ func (b *byteRun) width() int {
 }
 
 // holds reports whether s has k consecutive bytes of the class.
+//
+// It jumps, as nextB64Run does: a run of k starting at i needs
+// s[i:i+k] all in the class, and when the last byte of those that is not
+// is at j, no run of k starts at i..j, so the next start to try is j+1.
+// Text without such runs (prose, paths) is mostly passed over k bytes at
+// a time, and no byte is looked at more than twice.
 func (b *byteRun) holds(s string) bool {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if b.in[s[i]] {
-			n++
-			if n >= b.k {
-				return true
-			}
-		} else {
-			n = 0
+	k := b.k
+	for i := 0; i+k <= len(s); {
+		j := i + k - 1
+		for j >= i && b.in[s[j]] {
+			j--
 		}
+		if j < i {
+			return true
+		}
+		i = j + 1
 	}
 	return false
 }

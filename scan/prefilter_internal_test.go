@@ -313,6 +313,56 @@ func TestNextB64RunIsTheRegexp(t *testing.T) {
 	}
 }
 
+// holdsByCount is byteRun.holds as it was: a count of the class's bytes
+// in a row, byte by byte.
+func holdsByCount(b *byteRun, s string) bool {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if b.in[s[i]] {
+			n++
+			if n >= b.k {
+				return true
+			}
+		} else {
+			n = 0
+		}
+	}
+	return false
+}
+
+// TestRunJumpIsTheCount: the jumping byteRun.holds answers as counting
+// the class's bytes in a row does, for runs of every length the rules
+// have and random texts around them.
+func TestRunJumpIsTheCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(12, 13))
+	var b byteRun
+	for c := range 256 {
+		b.in[c] = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
+	}
+	yes := 0
+	for range 40000 {
+		b.k = 1 + r.IntN(40)
+		s := make([]byte, r.IntN(120))
+		for i := range s {
+			if r.IntN(1+r.IntN(30)) == 0 {
+				s[i] = " -.\xffA"[r.IntN(5)]
+			} else {
+				s[i] = "abz09_"[r.IntN(6)]
+			}
+		}
+		want := holdsByCount(&b, string(s))
+		if got := b.holds(string(s)); got != want {
+			t.Fatalf("k=%d %q: holds %v, counting %v", b.k, s, got, want)
+		}
+		if want {
+			yes++
+		}
+	}
+	if yes < 4000 || yes > 36000 {
+		t.Fatalf("%d of 40000 texts hold a run: the test exercised little", yes)
+	}
+}
+
 // TestDecodeShortcutsAgree: hasEscape and hasPercentEscape say exactly
 // when unescape and percentDecode change their text.
 func TestDecodeShortcutsAgree(t *testing.T) {
