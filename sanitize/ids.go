@@ -88,12 +88,14 @@ func isCodexItem(v string) bool {
 // collector to trace on every cycle: each id and its pseudonym are bytes
 // of one slice (text), found through a map from the id's 64-bit hash to
 // its entry. Lookups compare the text, so two ids with the same hash (a
-// chain of entries) are still told apart.
+// chain of entries) are still told apart. Both the text and the entries
+// are kept in fixed-size chunks, so growing never copies what is there.
 type ids struct {
 	seed maphash.Seed
 	m    map[uint64]int32 // an id's hash → its first entry with that hash
-	ents []idEnt
-	text []byte // ids and their pseudonyms, back to back
+	n    int              // entries
+	ents [][]idEnt        // entry e is ents[e/idEntChunk][e%idEntChunk]
+	text [][]byte         // ids and their pseudonyms, back to back, in chunks of idTextChunk
 	// count is the counter of each family.
 	count map[string]int
 	// lens has bit n set when some learned id is n bytes long (255 for
@@ -103,12 +105,28 @@ type ids struct {
 	buf []byte
 }
 
-// idEnt is one learned id: its text at text[off:off+idLen], its pseudonym
-// right after it, and the next entry of the same hash (-1 for none).
+// idEnt is one learned id: its text at text[chunk][off:off+idLen], its
+// pseudonym right after it, and the next entry of the same hash (-1 for
+// none).
 type idEnt struct {
-	off          int
+	chunk, off   uint32
 	idLen, psLen uint16
 	next         int32
+}
+
+// The sizes of the chunks of ids.ents and ids.text. An id and its
+// pseudonym (at most 200 + 30 bytes) always fit in one text chunk.
+const (
+	idEntChunk  = 4096
+	idTextChunk = 64 << 10
+)
+
+// ent is entry e.
+func (d *ids) ent(e int32) *idEnt { return &d.ents[e/idEntChunk][e%idEntChunk] }
+
+// idText is the text of entry en.
+func (d *ids) idText(en *idEnt) []byte {
+	return d.text[en.chunk][en.off : en.off+uint32(en.idLen)]
 }
 
 func newIDs() *ids {
@@ -116,7 +134,7 @@ func newIDs() *ids {
 }
 
 // len is the number of ids learned.
-func (d *ids) len() int { return len(d.ents) }
+func (d *ids) len() int { return d.n }
 
 // find returns the entry of id v, or -1.
 func (d *ids) find(v string) int32 {
@@ -125,8 +143,8 @@ func (d *ids) find(v string) int32 {
 		return -1
 	}
 	for e >= 0 {
-		en := &d.ents[e]
-		if int(en.idLen) == len(v) && string(d.text[en.off:en.off+int(en.idLen)]) == v {
+		en := d.ent(e)
+		if int(en.idLen) == len(v) && string(d.idText(en)) == v {
 			return e
 		}
 		e = en.next
@@ -136,9 +154,9 @@ func (d *ids) find(v string) int32 {
 
 // pseudonym is the pseudonym of entry e (valid until the next learn).
 func (d *ids) pseudonym(e int32) []byte {
-	en := &d.ents[e]
-	p := en.off + int(en.idLen)
-	return d.text[p : p+int(en.psLen)]
+	en := d.ent(e)
+	p := en.off + uint32(en.idLen)
+	return d.text[en.chunk][p : p+uint32(en.psLen)]
 }
 
 // idKeys are the keys whose string values may be volatile ids: every
@@ -205,9 +223,9 @@ func (d *ids) learn(fam, v string) int32 {
 	h := maphash.String(d.seed, v)
 	first, seen := d.m[h]
 	if seen {
-		for e := first; e >= 0; e = d.ents[e].next {
-			en := &d.ents[e]
-			if int(en.idLen) == len(v) && string(d.text[en.off:en.off+int(en.idLen)]) == v {
+		for e := first; e >= 0; e = d.ent(e).next {
+			en := d.ent(e)
+			if int(en.idLen) == len(v) && string(d.idText(en)) == v {
 				return e
 			}
 		}
@@ -215,18 +233,31 @@ func (d *ids) learn(fam, v string) int32 {
 		first = -1
 	}
 	d.count[fam]++
-	off := len(d.text)
-	d.text = append(d.text, v...)
-	d.text = append(d.text, fam...)
+	// The pseudonym is at most the family, "_evcap_" and 20 digits.
+	need := len(v) + len(fam) + len("_evcap_") + 20
+	if k := len(d.text); k == 0 || cap(d.text[k-1])-len(d.text[k-1]) < need {
+		d.text = append(d.text, make([]byte, 0, max(idTextChunk, need)))
+	}
+	ci := len(d.text) - 1
+	t := d.text[ci]
+	off := len(t)
+	t = append(t, v...)
+	t = append(t, fam...)
 	switch fam {
 	case "session", "uuid", "thread":
-		d.text = append(d.text, '-')
+		t = append(t, '-')
 	default:
-		d.text = append(d.text, "_evcap_"...)
+		t = append(t, "_evcap_"...)
 	}
-	d.text = appendCounter(d.text, d.count[fam])
-	d.ents = append(d.ents, idEnt{off: off, idLen: uint16(len(v)), psLen: uint16(len(d.text) - off - len(v)), next: first})
-	e := int32(len(d.ents) - 1)
+	t = appendCounter(t, d.count[fam])
+	d.text[ci] = t
+	if d.n%idEntChunk == 0 {
+		d.ents = append(d.ents, make([]idEnt, 0, idEntChunk))
+	}
+	last := &d.ents[len(d.ents)-1]
+	*last = append(*last, idEnt{chunk: uint32(ci), off: uint32(off), idLen: uint16(len(v)), psLen: uint16(len(t) - off - len(v)), next: first})
+	e := int32(d.n)
+	d.n++
 	d.m[h] = e
 	n := min(len(v), 255)
 	d.lens[n>>6] |= 1 << (n & 63)
@@ -257,7 +288,7 @@ func (d *ids) replace(s string) (string, bool) {
 // pseudonym to dst, and reports true; when s holds none, it returns dst
 // as it was and false.
 func (d *ids) appendReplace(dst []byte, s string) ([]byte, bool) {
-	if len(d.ents) == 0 {
+	if d.n == 0 {
 		return dst, false
 	}
 	last, changed := 0, false
@@ -290,7 +321,7 @@ func (d *ids) appendReplace(dst []byte, s string) ([]byte, bool) {
 // holdsToken reports whether replace would change b: a known id appears
 // in it as a whole token.
 func (d *ids) holdsToken(b []byte) bool {
-	if len(d.ents) == 0 {
+	if d.n == 0 {
 		return false
 	}
 	for i := 0; i < len(b); {
