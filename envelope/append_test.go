@@ -2,9 +2,13 @@ package envelope
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // TestAppendLinesMatchEncode checks that AppendTextLine and
@@ -75,5 +79,97 @@ func TestWriterHugeRecordAlone(t *testing.T) {
 	}
 	if got := bytes.Join(cw.writes, nil); !bytes.Equal(got, want) {
 		t.Errorf("written bytes differ from the records in order")
+	}
+}
+
+// appendJSONStringByByte is appendJSONString as it was before it passed
+// plain ASCII eight bytes at a time: the reference it must agree with.
+func appendJSONStringByByte(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		b := s[i]
+		if b < utf8.RuneSelf {
+			if b >= 0x20 && b != '"' && b != '\\' && b != 0x7f {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch b {
+			case '"', '\\':
+				dst = append(dst, '\\', b)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[b>>4], hexDigits[b&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\uFFFD"...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// TestAppendJSONStringLikeByByte compares appendJSONString with the byte
+// at a time reference on every byte value at every offset of a run longer
+// than a word, on random strings drawn mostly from the bytes and runes it
+// treats specially, and on the lines of the corpus stdouts.
+func TestAppendJSONStringLikeByByte(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := appendJSONString(nil, s), appendJSONStringByByte(nil, s); !bytes.Equal(got, want) {
+			t.Fatalf("appendJSONString(%q) = %q, want %q", s, got, want)
+		}
+	}
+	for c := range 256 {
+		for at := range 20 {
+			b := []byte(strings.Repeat("a", 20))
+			b[at] = byte(c)
+			check(string(b))
+		}
+	}
+	pieces := []string{"a", "plain text ", "\"", "\\", "\n", "\r", "\t", "\x00", "\x1f", "\x7f", "\x80", "\xff", "é", "€", "\u2028", "\u2029", "\xe2\x80", "\U0001F600", " "}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		var sb strings.Builder
+		for range rng.IntN(40) {
+			sb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		check(sb.String())
+	}
+	files, _ := filepath.Glob("../testdata/corpus/*/*.stdout.jsonl")
+	if len(files) == 0 {
+		t.Fatal("no corpus stdouts found")
+	}
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range bytes.Split(data, []byte("\n")) {
+			check(string(l))
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
@@ -95,6 +96,19 @@ func appendJSONString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Plain ASCII (no control byte, quote, backslash or DEL) is copied
+		// as it is: passed eight bytes at a time up to the first byte that
+		// is not.
+		for len(s)-i >= 8 {
+			if m := specialLanes(load64(s, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		b := s[i]
 		if b < utf8.RuneSelf {
 			if b >= 0x20 && b != '"' && b != '\\' && b != 0x7f {
@@ -137,6 +151,25 @@ func appendJSONString(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+// load64 is the eight bytes of s from i on as a little-endian word.
+func load64(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
+// specialLanes flags the bytes of w that appendJSONString must look at
+// one by one: below 0x20, a quote, a backslash, DEL, or 0x80 and above
+// (UTF-8). A borrow can flag a lane above a flagged one, never below, so
+// the lowest flag is the first such byte (as in scanString).
+func specialLanes(w uint64) uint64 {
+	ctl := w - lanes1*0x20
+	quote := (w ^ (lanes1 * '"')) - lanes1
+	back := (w ^ (lanes1 * '\\')) - lanes1
+	del := (w ^ (lanes1 * 0x7f)) - lanes1
+	return (ctl|quote|back|del)&^w&lanesHigh | w&lanesHigh
 }
 
 // AppendJSONString appends s to dst as a JSON string literal, escaping only
