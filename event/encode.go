@@ -377,6 +377,19 @@ func appendString(dst []byte, s string, html bool) []byte {
 			start = i
 			continue
 		}
+		// Two- and three-byte sequences (accents, Greek, CJK, dashes and
+		// curly quotes) are checked here; U+2028 and U+2029 (E2 80 A8
+		// and A9), four-byte and bad sequences are left to
+		// DecodeRuneInString.
+		if i+1 < len(s) && b >= 0xC2 && b < 0xE0 && s[i+1]&0xC0 == 0x80 {
+			i += 2
+			continue
+		}
+		if i+2 < len(s) && b >= 0xE0 && b < 0xF0 && s[i+1]&0xC0 == 0x80 && s[i+2]&0xC0 == 0x80 &&
+			(b != 0xE0 || s[i+1] >= 0xA0) && (b != 0xED || s[i+1] < 0xA0) && (b != 0xE2 || s[i+1] != 0x80 || s[i+2]&0xFE != 0xA8) {
+			i += 3
+			continue
+		}
 		c, size := utf8.DecodeRuneInString(s[i:])
 		if c == utf8.RuneError && size == 1 {
 			dst = append(dst, s[start:i]...)

@@ -201,6 +201,31 @@ func TestAppendJSONCases(t *testing.T) {
 	}
 }
 
+// TestAppendJSONMultiByte compares AppendJSON with json.Marshal on every
+// two-byte sequence and on three-byte ones from every lead byte E0-EF
+// (continuation bytes at and around the edges of the valid ranges, and
+// U+2028 and U+2029), each in the middle of a text, at its end, and cut.
+func TestAppendJSONMultiByte(t *testing.T) {
+	var texts []string
+	for b1 := 0x80; b1 < 0x100; b1++ {
+		for b2 := range 0x100 {
+			texts = append(texts, string([]byte{'a', byte(b1), byte(b2), 'z'}), string([]byte{'a', byte(b1), byte(b2)}))
+		}
+	}
+	edges := []byte{0x00, 0x7F, 0x80, 0x81, 0x9F, 0xA0, 0xA8, 0xA9, 0xAA, 0xBF, 0xC0, 0xFF}
+	for b1 := 0xE0; b1 < 0xF0; b1++ {
+		for b2 := 0x70; b2 < 0xD0; b2++ {
+			for _, b3 := range edges {
+				seq := []byte{byte(b1), byte(b2), b3}
+				texts = append(texts, "x"+string(seq)+"y", "x"+string(seq), "x"+string(seq[:2]))
+			}
+		}
+	}
+	for _, text := range texts {
+		sameAsMarshal(t, &event.Event{Kind: event.KindText, Phase: event.PhaseDelta, Text: text})
+	}
+}
+
 // FuzzAppendJSON compares AppendJSON with json.Marshal on events whose
 // strings, numbers and tool input come from the fuzzer.
 func FuzzAppendJSON(f *testing.F) {
