@@ -55,18 +55,18 @@ func deltaOf(stage string, payload gjson.Result) (d delta, ends []string) {
 		case "stream_event":
 			parent := payload.Get("parent_tool_use_id").String()
 			ev := payload.Get("event")
-			pre := "claude|" + parent + "|"
 			switch ev.Get("type").String() {
 			case "content_block_delta":
-				for _, f := range []string{"text", "thinking", "partial_json"} {
-					if x := ev.Get("delta." + f); x.Type == gjson.String {
-						return delta{key: pre + ev.Get("index").Raw + "|" + f, text: x.String(), pointer: "/payload/event/delta/" + f}, nil
+				for i, f := range claudeDeltaFields {
+					if x := ev.Get(claudeDeltaPaths[i]); x.Type == gjson.String {
+						// (One concatenation: one allocation per delta line.)
+						return delta{key: "claude|" + parent + "|" + ev.Get("index").Raw + "|" + f, text: x.String(), pointer: claudeDeltaPointers[i]}, nil
 					}
 				}
 			case "content_block_stop":
-				return delta{}, []string{pre + ev.Get("index").Raw + "|"}
+				return delta{}, []string{"claude|" + parent + "|" + ev.Get("index").Raw + "|"}
 			case "message_stop":
-				return delta{}, []string{pre}
+				return delta{}, []string{"claude|" + parent + "|"}
 			}
 		case "message":
 			if payload.Get("delta").Bool() {
@@ -107,18 +107,29 @@ func deltaOf(stage string, payload gjson.Result) (d delta, ends []string) {
 			return delta{}, nil
 		}
 		s := payload.String()
-		for _, mk := range []string{"[CONTENT_DELTA] ", "[THINKING_DELTA] "} {
+		for i, mk := range legacyMarkers {
 			if rest, ok := strings.CutPrefix(s, mk); ok {
 				text := rest
 				if v := gjson.Parse(rest); v.Type == gjson.String && gjson.Valid(rest) {
 					text = v.String()
 				}
-				return delta{key: "legacy|" + mk, text: text, pointer: "/payload"}, nil
+				return delta{key: legacyKeys[i], text: text, pointer: "/payload"}, nil
 			}
 		}
 	}
 	return delta{}, nil
 }
+
+// The fields of a Claude content_block_delta that carry text, their gjson
+// paths and their pointers; the legacy delta markers and their blocks'
+// keys ("legacy|" and the marker).
+var (
+	claudeDeltaFields   = [...]string{"text", "thinking", "partial_json"}
+	claudeDeltaPaths    = [...]string{"delta.text", "delta.thinking", "delta.partial_json"}
+	claudeDeltaPointers = [...]string{"/payload/event/delta/text", "/payload/event/delta/thinking", "/payload/event/delta/partial_json"}
+	legacyMarkers       = [...]string{"[CONTENT_DELTA] ", "[THINKING_DELTA] "}
+	legacyKeys          = [...]string{"legacy|[CONTENT_DELTA] ", "legacy|[THINKING_DELTA] "}
+)
 
 // add appends a delta to its block, checking and trimming the block when
 // it grows past maxBlock.

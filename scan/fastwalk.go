@@ -441,8 +441,17 @@ func (w *fastWalk) str(t *jsonwalk.Token, depth int) error {
 						c[i] = cp[off : off+len(c[i])]
 					}
 				} else {
+					// One buffer for them all (a long tool output can
+					// hold a hundred thousand).
+					n := 0
+					for _, x := range c {
+						n += len(x)
+					}
+					arena := make([]byte, 0, n)
 					for i := range c {
-						c[i] = strings.Clone(c[i])
+						start := len(arena)
+						arena = append(arena, c[i]...)
+						c[i] = bstr(arena[start:len(arena):len(arena)])
 					}
 				}
 			}
