@@ -98,8 +98,8 @@ func (v *candWalk) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
 	return nil
 }
 
-// mayChange is mayRewrite without the ids learned so far: true for every
-// string mayRewrite may be true for, whatever ids earlier records taught.
+// mayChange is true for every string finishing may rewrite (rewriteText),
+// whatever ids earlier records taught.
 func (v *candWalk) mayChange(key, text []byte) bool {
 	switch {
 	case len(text) >= 20 && len(text) <= 30 && text[0] >= '0' && text[0] <= '9':
@@ -115,8 +115,8 @@ func (v *candWalk) mayChange(key, text []byte) bool {
 // mayHoldID reports whether b holds a token (a run of letters, digits, "_"
 // and "-") that family could have taken for an id: six bytes or more with
 // a digit (a session id, uuid, "item_3"), or starting with a provider's id
-// prefix ("toolu_…", at least four bytes after it). ids.holdsToken(b) is
-// false whenever mayHoldID(b) is.
+// prefix ("toolu_…", at least four bytes after it). ids.replace changes
+// nothing in b whenever mayHoldID(b) is false.
 func mayHoldID(b []byte) bool {
 	for i := 0; i < len(b); {
 		if !tokenBytes[b[i]] {
@@ -212,11 +212,12 @@ func (s *sanitizer) rewrite(it *item, learn bool, red []byte) ([]byte, bool) {
 
 // rewriteText is rewriteString with the delta and the key already known.
 // The string it returns may point into text or into s.rw: it is for the
-// caller to write out before the next call.
+// caller to write out before the next call. Each step below tests for
+// itself whether it applies (a time's shape, an id key, a known id in the
+// text, private text), so a candidate that none applies to comes out
+// unchanged without a test of its own first (one looked for the known ids
+// in the text, which replace then looked for again).
 func (s *sanitizer) rewriteText(it *item, learn, isDelta bool, k string, text []byte) (string, bool) {
-	if !isDelta && !s.mayRewriteKey(learn, k, text) {
-		return "", false
-	}
 	// Most candidates are ids that become their pseudonym: text is looked
 	// at in place, and only what is kept (a new id) is copied.
 	orig := bytesString(text)
@@ -246,19 +247,6 @@ func (s *sanitizer) rewriteText(it *item, learn, isDelta bool, k string, text []
 		}
 	}
 	return v, v != orig
-}
-
-// mayRewriteKey is mayRewrite with the key as a string.
-func (s *sanitizer) mayRewriteKey(learn bool, k string, text []byte) bool {
-	switch {
-	case len(text) >= 20 && len(text) <= 30 && text[0] >= '0' && text[0] <= '9':
-		return true
-	case learn && idKeys[k]:
-		return true
-	case s.opts.PrivateText && privateKeys[k]:
-		return true
-	}
-	return s.ids.holdsToken(text)
 }
 
 // finishJSON is finish's part for a JSON body: the redacting stage's

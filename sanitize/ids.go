@@ -329,29 +329,6 @@ func (d *ids) appendReplace(dst []byte, s string) ([]byte, bool) {
 	return append(dst, s[last:]...), true
 }
 
-// holdsToken reports whether replace would change b: a known id appears
-// in it as a whole token.
-func (d *ids) holdsToken(b []byte) bool {
-	if d.n == 0 {
-		return false
-	}
-	for i := 0; i < len(b); {
-		if !tokenByte(b[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(b) && tokenByte(b[j]) {
-			j++
-		}
-		if d.mayHold(j-i) && d.find(bytesString(b[i:j])) >= 0 {
-			return true
-		}
-		i = j
-	}
-	return false
-}
-
 // bytesString is b as a string without a copy, for a look-up or a call
 // that keeps nothing of it: b must not change while the string is used.
 func bytesString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
