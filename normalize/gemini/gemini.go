@@ -30,8 +30,10 @@ type Normalizer struct {
 	resulted bool
 	// cumulative is Options.CumulativeDeltas.
 	cumulative bool
-	// slab holds the causes of lines and the delta events.
-	slab event.Slab
+	// slab holds the causes of lines and the delta events: own, or the
+	// caller's (UseSlab).
+	slab    *event.Slab
+	ownSlab event.Slab
 	// keeper holds a line borrowed for the call (Line, LineValid).
 	keeper jsonpick.Keeper
 }
@@ -61,11 +63,27 @@ const StatusSnapshotRewritten = "snapshot_rewritten"
 
 // New returns a Normalizer ready for the first line, for Gemini CLI's own
 // output (deltas are pieces).
-func New() *Normalizer { return &Normalizer{} }
+func New() *Normalizer { return NewWithOptions(Options{}) }
 
 // NewWithOptions returns a Normalizer ready for the first line that reads
 // the stream as o says.
-func NewWithOptions(o Options) *Normalizer { return &Normalizer{cumulative: o.CumulativeDeltas} }
+func NewWithOptions(o Options) *Normalizer {
+	n := &Normalizer{cumulative: o.CumulativeDeltas}
+	n.slab = &n.ownSlab
+	return n
+}
+
+// UseSlab takes the memory of delta events and of the lines' causes from
+// s, or from the normalizer's own Slab when s is nil (event.SlabUser): a
+// pipeline that reuses s once a batch's events are written saves a fresh
+// array per 64 deltas and per 64 lines. The state kept between lines
+// holds none of it (a run's causes are copied into runRefs).
+func (n *Normalizer) UseSlab(s *event.Slab) {
+	if s == nil {
+		s = &n.ownSlab
+	}
+	n.slab = s
+}
 
 // Line normalizes one line (without its newline); ref goes into the Cause
 // of every event derived from it.
