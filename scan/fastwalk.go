@@ -148,9 +148,7 @@ func (ls *lineScan) fastLine(t []byte, n int64) bool {
 	} else {
 		seq = w.seq
 	}
-	for i := mark; i < len(o.ops); i++ {
-		o.ops[i].f.Sequence = seq
-	}
+	o.opSeq = seq
 	return true
 }
 
@@ -418,7 +416,7 @@ func (w *fastWalk) str(t *jsonwalk.Token, depth int) error {
 			text = strings.Clone(s)
 		}
 		x.Pointer = w.pointer()
-		ls.out.ops = append(ls.out.ops, op{kind: opPEM, f: x, text: text, stream: stream, marker: pemMarker(s)})
+		ls.out.addPEM(x, text, stream, pemMarker(s))
 	} else if pemMarker(s) {
 		var pem pemState
 		if pem.feed(s) && !ls.s.disabled[x.Rule] {
@@ -455,7 +453,7 @@ func (w *fastWalk) str(t *jsonwalk.Token, depth int) error {
 					}
 				}
 			}
-			o.ops = append(o.ops, op{kind: opIDs, f: Finding{Line: n, Rule: RuleVolatileID, Pointer: w.pointer()}, cands: c})
+			o.addIDs(Finding{Line: n, Rule: RuleVolatileID, Pointer: w.pointer()}, start)
 		}
 	}
 	return w.held(s, buffered)

@@ -65,9 +65,27 @@ func sameLines(t *testing.T, opts Options, name string, input []byte, kind Kind)
 }
 
 func normalize(o *lineOut) {
-	o.cands = nil // storage of the ops' cands, compared through them
+	// The ops' tokens and texts are compared through the ops: they are
+	// gathered afresh in op order (a walk that gave up may have left
+	// some behind).
+	var cands []string
+	var pems []pemOp
+	ops := append([]op(nil), o.ops...)
+	for i := range ops {
+		switch x := &ops[i]; x.kind {
+		case opIDs:
+			start := len(cands)
+			cands = append(cands, o.cands[x.i:x.j]...)
+			x.i, x.j = int32(start), int32(len(cands))
+		case opPEM:
+			pems = append(pems, o.pems[x.i])
+			x.i = int32(len(pems) - 1)
+		}
+	}
+	o.ops, o.cands, o.pems = ops, cands, pems
 	if len(o.ops) == 0 {
 		o.ops = nil
+		o.opSeq = 0
 	}
 	if len(o.learned) == 0 {
 		o.learned = nil

@@ -25,19 +25,26 @@ const (
 	opPEM
 )
 
+// An op holds what its finding needs beyond the line's number and
+// sequence (lineOut.n and opSeq, the same for every op of a line); the
+// tokens of an opIDs and the text of an opPEM are kept beside the ops
+// (lineOut.cands[i:j], lineOut.pems[i]): ops stay small, since a long
+// line can give hundreds of thousands.
 type op struct {
 	kind opKind
-	f    Finding
-	// cands are the tokens of the text that could be volatile ids
-	// (opIDs): every token knownIDs.holds would look up that could be
-	// in the set.
-	cands []string
-	// text and stream are opPEM's; marker says text holds a BEGIN line
-	// or a private-key token (without one, a stream that is not inside a
-	// key ignores the text).
-	text   string
-	stream string
-	marker bool
+	// i and j are opIDs' cands (cands[i:j]: the tokens of the text that
+	// could be volatile ids, every token knownIDs.holds would look up
+	// that could be in the set) and opPEM's pems[i].
+	i, j                   int32
+	rule, pointer, decoded string
+}
+
+// pemOp is an opPEM's text and stream; marker says text holds a BEGIN
+// line or a private-key token (without one, a stream that is not inside
+// a key ignores the text).
+type pemOp struct {
+	text, stream string
+	marker       bool
 }
 
 // lineOut is the result of checking one line.
@@ -55,26 +62,47 @@ type lineOut struct {
 	d       delta
 	ends    []string
 	ops     []op
-	// cands holds the ops' cands (each a piece of it).
+	// opSeq is the sequence number of the ops' findings.
+	opSeq int64
+	// cands and pems hold the ops' tokens and texts.
 	cands []string
+	pems  []pemOp
 }
 
 func (o *lineOut) reset(n int64) {
-	*o = lineOut{n: n, ops: o.ops[:0], learned: o.learned[:0], cands: o.cands[:0]}
+	clear(o.pems) // (their texts may be long: do not keep them)
+	*o = lineOut{n: n, ops: o.ops[:0], learned: o.learned[:0], cands: o.cands[:0], pems: o.pems[:0]}
 }
 
 // find adds an opFind for f, unless the op before it is an opFind of the
 // same line, rule and pointer: applying it would report nothing (the
 // in-order stage reports the first finding of a line, rule and pointer,
 // and nothing between the two ops forgets it). One text can give
-// thousands of hits of one rule (paths in a long tool output).
+// thousands of hits of one rule (paths in a long tool output). f is of
+// the line (f.Line is n) and its sequence is opSeq.
 func (o *lineOut) find(f Finding) {
 	if k := len(o.ops) - 1; k >= 0 {
-		if p := &o.ops[k]; p.kind == opFind && p.f.Line == f.Line && p.f.Rule == f.Rule && p.f.Pointer == f.Pointer {
+		if p := &o.ops[k]; p.kind == opFind && p.rule == f.Rule && p.pointer == f.Pointer {
 			return
 		}
 	}
-	o.ops = append(o.ops, op{kind: opFind, f: f})
+	o.ops = append(o.ops, op{kind: opFind, rule: f.Rule, pointer: f.Pointer, decoded: f.Decoded})
+}
+
+// addIDs adds an opIDs for f with the tokens cands[start:].
+func (o *lineOut) addIDs(f Finding, start int) {
+	o.ops = append(o.ops, op{kind: opIDs, i: int32(start), j: int32(len(o.cands)), rule: f.Rule, pointer: f.Pointer, decoded: f.Decoded})
+}
+
+// addPEM adds an opPEM for f, feeding text to stream.
+func (o *lineOut) addPEM(f Finding, text, stream string, marker bool) {
+	o.pems = append(o.pems, pemOp{text: text, stream: stream, marker: marker})
+	o.ops = append(o.ops, op{kind: opPEM, i: int32(len(o.pems) - 1), rule: f.Rule, pointer: f.Pointer, decoded: f.Decoded})
+}
+
+// finding is the finding of x, an op of o.
+func (o *lineOut) finding(x *op) Finding {
+	return Finding{Line: o.n, Sequence: o.opSeq, Rule: x.rule, Pointer: x.pointer, Decoded: x.decoded}
 }
 
 // apply carries out one line's result, in file order.
@@ -100,15 +128,16 @@ func (f *fileScan) apply(o *lineOut, m *matcher) {
 		x := &o.ops[i]
 		switch x.kind {
 		case opFind:
-			f.add(x.f)
+			f.add(o.finding(x))
 		case opIDs:
-			if f.ids.holdsAny(x.cands) {
-				f.add(x.f)
+			if f.ids.holdsAny(o.cands[x.i:x.j]) {
+				f.add(o.finding(x))
 			}
 		case opPEM:
-			p := f.stream(x.stream)
-			if (p.in || x.marker) && p.feed(x.text) && !f.s.disabled[redact.RulePrivateKey] {
-				f.add(x.f)
+			pm := &o.pems[x.i]
+			p := f.stream(pm.stream)
+			if (p.in || pm.marker) && p.feed(pm.text) && !f.s.disabled[redact.RulePrivateKey] {
+				f.add(o.finding(x))
 			}
 		}
 	}

@@ -600,9 +600,11 @@ func (f *lineScan) line(raw []byte, n int64) {
 		if f.kind == KindCapture || f.kind == KindFixture {
 			f.record(v)
 		}
-		f.walk(v, "", n, seq(v), "", 0)
+		f.out.opSeq = seq(v)
+		f.walk(v, "", n, f.out.opSeq, "", 0)
 		return
 	}
+	f.out.opSeq = 0
 	// A fixture header line ("name": "x",) is a JSON member on its own.
 	if len(t) > 0 && t[0] == '"' {
 		if w := append(append([]byte("{"), t...), '}'); gjson.ValidBytes(w) {
@@ -755,8 +757,8 @@ func (f *lineScan) ids(s string, x Finding) {
 	o := f.out
 	start := len(o.cands)
 	o.cands = idCands(o.cands, s)
-	if c := o.cands[start:len(o.cands):len(o.cands)]; len(c) > 0 {
-		o.ops = append(o.ops, op{kind: opIDs, f: x, cands: c})
+	if len(o.cands) > start {
+		o.addIDs(x, start)
 	}
 }
 
@@ -777,7 +779,7 @@ func (f *lineScan) text(s string, n, seq int64, ptr, via, stream string) {
 	})
 	x := Finding{Line: n, Sequence: seq, Rule: redact.RulePrivateKey, Pointer: ptr, Decoded: "key-body"}
 	if stream != "" {
-		f.out.ops = append(f.out.ops, op{kind: opPEM, f: x, text: s, stream: stream, marker: pemMarker(s)})
+		f.out.addPEM(x, s, stream, pemMarker(s))
 		return
 	}
 	var pem pemState
