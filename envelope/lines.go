@@ -90,9 +90,18 @@ func (s *lineSource) fill() {
 		copy(s.buf, s.buf[s.start:s.end])
 	}
 	s.start, s.end = 0, n
+	// A grown buffer is read into lineBuf bytes at a time, so that when
+	// the long line ends, little of what follows it sits in the big buffer:
+	// the next fill can then shrink it instead of keeping the long line's
+	// memory alive (and collected over and over) while the lines read ahead
+	// behind it are used up.
+	room := len(s.buf)
+	if room > lineBuf {
+		room = min(room, s.end+lineBuf)
+	}
 	for range maxEmptyReads {
-		m, err := s.r.Read(s.buf[s.end:])
-		if m < 0 || m > len(s.buf)-s.end {
+		m, err := s.r.Read(s.buf[s.end:room])
+		if m < 0 || m > room-s.end {
 			panic("envelope: reader returned an invalid count")
 		}
 		s.end += m

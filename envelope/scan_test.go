@@ -619,3 +619,34 @@ func FuzzScanMatchesOld(f *testing.F) {
 		}
 	})
 }
+
+// TestLineSourceLetsGoOfALongLine reads a line far over lineBufKeep and
+// then short lines from a reader that gives all it is asked for: the
+// buffer must be back to lineBuf within a few short lines, not hold the
+// long line's memory until everything read ahead into it is used up.
+func TestLineSourceLetsGoOfALongLine(t *testing.T) {
+	var in bytes.Buffer
+	in.WriteString(strings.Repeat("x", 2*lineBufKeep))
+	in.WriteByte('\n')
+	short := strings.Repeat("y", 99) + "\n"
+	const shorts = 4 * lineBuf / 100 // four buffers' worth
+	for range shorts {
+		in.WriteString(short)
+	}
+	s := newLineSource(bytes.NewReader(in.Bytes()))
+	if l, err := s.Next(); err != nil || len(l) != 2*lineBufKeep {
+		t.Fatalf("long line: %d bytes, %v", len(l), err)
+	}
+	for i := 1; i <= shorts; i++ {
+		l, err := s.Next()
+		if err != nil || string(l) != short[:99] {
+			t.Fatalf("short line %d: %q, %v", i, l, err)
+		}
+		if i == 2*lineBuf/100 && len(s.buf) > lineBuf {
+			t.Fatalf("after %d short lines (%d bytes) the buffer is still %d bytes", i, i*100, len(s.buf))
+		}
+	}
+	if _, err := s.Next(); err != io.EOF {
+		t.Fatalf("end: %v, want io.EOF", err)
+	}
+}
