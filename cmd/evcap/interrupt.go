@@ -39,16 +39,32 @@ func interruptCode(ctx context.Context) int {
 // ctxReader stops reading once ctx is done: each Read first checks ctx, so
 // a command that streams its input record by record stops at the next
 // read after a signal, whatever library does the reading.
+//
+// It also shows the run's memory budget (memoryBudget) how long the
+// lines read are, so that the soft memory limit follows the longest line.
 type ctxReader struct {
 	ctx context.Context
 	r   io.Reader
+	w   *lineWatch // nil when ctx carries no budget
+}
+
+func newCtxReader(ctx context.Context, r io.Reader) ctxReader {
+	c := ctxReader{ctx: ctx, r: r}
+	if b := budgetOf(ctx); b != nil && !b.fixed {
+		c.w = &lineWatch{b: b}
+	}
+	return c
 }
 
 func (c ctxReader) Read(p []byte) (int, error) {
 	if err := context.Cause(c.ctx); err != nil {
 		return 0, err
 	}
-	return c.r.Read(p)
+	n, err := c.r.Read(p)
+	if c.w != nil && n > 0 {
+		c.w.saw(p[:n])
+	}
+	return n, err
 }
 
 // interruptibleFile makes a read of f that is blocked (a FIFO whose
@@ -69,14 +85,19 @@ type ctxReadSeeker struct {
 	s io.Seeker
 }
 
-func (c ctxReadSeeker) Seek(off int64, whence int) (int64, error) { return c.s.Seek(off, whence) }
+func (c ctxReadSeeker) Seek(off int64, whence int) (int64, error) {
+	if c.w != nil {
+		c.w.reset()
+	}
+	return c.s.Seek(off, whence)
+}
 
 // seekerWithContext is withContext for a reader the library seeks in.
 func seekerWithContext(ctx context.Context, r io.ReadSeeker) io.ReadSeeker {
 	if ctx == nil {
 		return r
 	}
-	return ctxReadSeeker{ctxReader{ctx: ctx, r: r}, r}
+	return ctxReadSeeker{newCtxReader(ctx, r), r}
 }
 
 // withContext wraps r so that it stops reading when ctx is done, keeping
@@ -86,9 +107,9 @@ func withContext(ctx context.Context, r io.Reader) io.Reader {
 		return r
 	}
 	if s, ok := r.(io.Seeker); ok {
-		return ctxReadSeeker{ctxReader{ctx: ctx, r: r}, s}
+		return ctxReadSeeker{newCtxReader(ctx, r), s}
 	}
-	return ctxReader{ctx: ctx, r: r}
+	return newCtxReader(ctx, r)
 }
 
 // temps are the temporary files of this process that main removes when it

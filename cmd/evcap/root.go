@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
@@ -86,20 +84,9 @@ turns a bad run into a deterministic regression test.`,
 	return root
 }
 
-// softMemoryLimit is the heap size evcap asks the Go collector to stay
-// near. evcap promises a peak RSS of 64 MiB plus three times the longest
-// line (fault row 07); with the default pacing the collector lets the heap
-// grow to twice what is live, which the redaction rule set alone (about
-// 4 MiB of compiled regexps) pushes past that bound under load. A soft
-// limit only makes collection earlier: above it the program goes on, just
-// collecting more often. GOMEMLIMIT, when set, wins.
-const softMemoryLimit = 40 << 20
-
 // run executes the command line and returns the process exit code.
 func run(ctx context.Context, args []string, in io.Reader, out, errw io.Writer) int {
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(softMemoryLimit)
-	}
+	ctx = withBudget(ctx, newMemoryBudget())
 	s := streams{in: in, out: out, err: errw, ctx: ctx}
 	root := newRootCmd(ctx, s)
 	root.SetArgs(args)
