@@ -109,4 +109,3 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 	}
 	return c.r.Read(p)
 }
-
