@@ -199,8 +199,8 @@ func (p *pipeline) run() error {
 			// one's lines handed to the prefetch before it is split, so
 			// that the helpers redact ahead all along a large take, not
 			// only in its first prefetchMaxBytes.
-			j := window(items, i)
-			p.prefetch(items[i:j])
+			j, bound := p.window(items, i)
+			p.prefetch(items[i:j], bound)
 			for k := i; k < j; k++ {
 				p.item = k
 				p.chunk(items[k])
@@ -284,16 +284,39 @@ func (p *pipeline) chunk(c chunk) {
 	}, gapEnd)
 }
 
-// window returns the end of the window of chunks that starts at items[i]:
-// as many as hold at most prefetchMaxBytes, and at least one.
-func window(items []chunk, i int) int {
+// window returns the end of the window of chunks that starts at items[i],
+// and how many bytes of lines may be handed to the prefetch in it.
+//
+// A run of stdout chunks without a newline (the middle of a long line) is
+// a window of its own: it holds no whole line to prefetch, and its chunks
+// go back to the queue as soon as they are split. Otherwise the window
+// holds at most prefetchMaxBytes, and at least one chunk; but when its
+// first chunk ends a long line (longLineBytes or more), the window and
+// the bytes prefetched grow to half the line's length (at most
+// maxLongPrefetch): the pipeline redacts that line itself, one line on
+// one core, while the helpers redact the lines after it instead of
+// waiting for the next window.
+func (p *pipeline) window(items []chunk, i int) (j, bound int) {
+	j = i
+	for j < len(items) && items[j].stream == streamStdout && len(items[j].data) > 0 && bytes.IndexByte(items[j].data, '\n') < 0 {
+		j++
+	}
+	if j > i {
+		return j, prefetchMaxBytes
+	}
+	bound = prefetchMaxBytes
+	if c := items[i]; c.stream == streamStdout && len(c.data) > 0 && !p.out.skipping {
+		if n := len(p.out.pending) + bytes.IndexByte(c.data, '\n'); n >= longLineBytes {
+			bound = max(bound, min(n/2, maxLongPrefetch))
+		}
+	}
 	size := len(items[i].data)
-	j := i + 1
-	for j < len(items) && size+len(items[j].data) <= prefetchMaxBytes {
+	j = i + 1
+	for j < len(items) && size+len(items[j].data) <= bound {
 		size += len(items[j].data)
 		j++
 	}
-	return j
+	return j, bound
 }
 
 // lineAhead tells the splitter how many bytes of the line it is

@@ -22,13 +22,24 @@ const prefetchMin = 4
 // Lines past it are redacted where they are pushed.
 const prefetchMaxBytes = 256 << 10
 
+// longLineBytes is the length from which a line's end widens the window
+// after it (see pipeline.window), and maxLongPrefetch how far at most: the
+// helpers' redacted copies and the chunks they read stay in memory until
+// the window is done, within the bound of a few times the longest line.
+const (
+	longLineBytes   = 1 << 20
+	maxLongPrefetch = 8 << 20
+)
+
 // prefetch hands the line redactor the stdout lines that lie whole inside
 // the chunks just taken (the splitter passes those on as slices of the
 // chunk, which stay as they are until the chunks are done), so that they
 // are redacted on other cores while the pipeline pushes the lines before
 // them. A line that begins in an earlier chunk, or after a gap, is left
 // out: it reaches the redactor from the splitter's own buffer.
-func (p *pipeline) prefetch(items []chunk) {
+//
+// bound is how many bytes of lines may be handed over (see window).
+func (p *pipeline) prefetch(items []chunk, bound int) {
 	if !p.opened || p.ord.lr == nil {
 		return
 	}
@@ -57,7 +68,7 @@ func (p *pipeline) prefetch(items []chunk) {
 				partial = partial || len(d) > 0
 				break
 			}
-			if !partial && size+i <= prefetchMaxBytes {
+			if !partial && size+i <= bound {
 				lines = append(lines, d[:i])
 				size += i
 				last = ci + 1

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -78,7 +79,7 @@ func TestPrefetchPicksTheSplitterLines(t *testing.T) {
 				}
 			}, func(int64, int64) {})
 		}
-		p.prefetch(items)
+		p.prefetch(items, prefetchMaxBytes)
 		var got []lineRef
 		for _, l := range fp.got {
 			if len(l) > 0 {
@@ -117,7 +118,7 @@ func TestPrefetchIsBounded(t *testing.T) {
 		}
 		items = append(items, chunk{stream: streamStdout, data: b})
 	}
-	p.prefetch(items)
+	p.prefetch(items, prefetchMaxBytes)
 	size := 0
 	for i, l := range fp.got {
 		size += len(l)
@@ -129,4 +130,43 @@ func TestPrefetchIsBounded(t *testing.T) {
 		t.Fatalf("Prefetch got %d bytes of lines (%d lines), want at most %d and no line fewer", size, len(fp.got), prefetchMaxBytes)
 	}
 	p.endPrefetch()
+}
+
+// TestWindowAfterLongLine checks how the chunks taken are cut into
+// windows: the middle of a long line (chunks without a newline) is a
+// window of its own, ordinary chunks go in windows of prefetchMaxBytes,
+// and the window whose first chunk ends a line of longLineBytes or more
+// grows to half that line, with as many bytes of lines to prefetch.
+func TestWindowAfterLongLine(t *testing.T) {
+	p := &pipeline{opened: true}
+	piece := bytes.Repeat([]byte("x"), 64<<10)
+	line := append(bytes.Repeat([]byte("y"), 999), '\n')
+	var items []chunk
+	for range 3 * longLineBytes / len(piece) {
+		items = append(items, chunk{stream: streamStdout, data: piece})
+	}
+	mid := len(items)
+	for range 100 {
+		items = append(items, chunk{stream: streamStdout, data: append([]byte("x\n"), bytes.Repeat(line, 64)...)})
+	}
+	p.out.pending = []byte("{")
+	j, bound := p.window(items, 0)
+	if j != mid || bound != prefetchMaxBytes {
+		t.Fatalf("middle of the long line: window [0,%d) bound %d, want [0,%d) bound %d", j, bound, mid, prefetchMaxBytes)
+	}
+	p.out.pending = make([]byte, 1+3*longLineBytes) // what the splitter holds then
+	j, bound = p.window(items, mid)
+	wantBound := min((len(p.out.pending)+1)/2, maxLongPrefetch)
+	size := 0
+	for _, c := range items[mid:j] {
+		size += len(c.data)
+	}
+	if bound != wantBound || size > bound || j < len(items) && size+len(items[j].data) <= bound {
+		t.Fatalf("after the long line: window of %d bytes, bound %d; want %d bytes at most and no chunk fewer", size, bound, wantBound)
+	}
+	p.out.pending = p.out.pending[:0]
+	j, bound = p.window(items, mid)
+	if bound != prefetchMaxBytes || j-mid != prefetchMaxBytes/len(items[mid].data) {
+		t.Fatalf("ordinary chunks: window of %d chunks, bound %d; want %d chunks, bound %d", j-mid, bound, prefetchMaxBytes/len(items[mid].data), prefetchMaxBytes)
+	}
 }
