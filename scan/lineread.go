@@ -36,8 +36,10 @@ func newLineReader(r io.Reader) *lineReader {
 // Line is the number of lines read so far.
 func (r *lineReader) Line() int64 { return r.line }
 
-// Next returns the next line without its newline. The line is valid until
-// the next call.
+// Next returns the next line without its newline. A line that fits in
+// the read buffer is valid until the next call; a longer one (longer than
+// 64 KiB: every line past bigLine) is in a buffer of its own, which
+// nothing reads into again.
 func (r *lineReader) Next() ([]byte, error) {
 	chunk, err := r.br.ReadSlice('\n')
 	if err == nil {

@@ -26,8 +26,8 @@ import (
 // the same line.
 
 // Batches are cut at batchLines lines or batchBytes bytes, and the lines
-// read but not yet applied hold at most maxInflight bytes (or one batch,
-// however long its line): memory stays bounded by a few long lines.
+// read but not yet applied hold at most maxInflight bytes besides one long
+// line (see flow): memory stays bounded by a few long lines.
 const (
 	batchLines  = 64
 	batchBytes  = 256 << 10
@@ -54,54 +54,92 @@ type batch struct {
 	err     error
 	refused bool
 	done    chan struct{}
-	// applied, for a batch that borrows the reader's buffer (one long
-	// line, not copied), is closed once the batch is applied or dropped:
-	// the reader reads on only then.
-	applied chan struct{}
+	// lines is the most lines the batch takes.
+	lines int
+	// long: the batch is one long line, not copied (the line reader
+	// gives a long line a buffer of its own).
+	long bool
 }
 
-// finish lets the reader go on after a batch that borrowed its buffer.
-func (b *batch) finish() {
-	if b.applied != nil {
-		close(b.applied)
-		b.applied = nil
-	}
-}
-
-// flow bounds the bytes in flight between the reader and the in-order
-// stage, and lets the in-order stage stop the reader.
+// flow bounds what is in flight between the reader and the in-order
+// stage, and lets the in-order stage stop the reader. Batches of short
+// lines are in flight at most queued at a time (maxInflight bytes in all),
+// except while a long line is: then the reader reads on behind it, up to
+// behind batches and maxInflight bytes, so the other workers check the
+// lines after it while one worker checks it (its results wait to be
+// applied in file order). One long line at a time is in flight: the
+// reader reads at most one more before it waits.
 type flow struct {
 	mu       sync.Mutex
 	cond     *sync.Cond
 	inflight int
+	batches  int
+	long     int
+	queued   int
 	stopped  bool
 }
 
-func newFlow() *flow {
-	f := &flow{}
+// behind bounds the batches in flight behind a long line.
+const behind = 512
+
+func newFlow(queued int) *flow {
+	f := &flow{queued: queued}
 	f.cond = sync.NewCond(&f.mu)
 	return f
 }
 
-// acquire waits until n more bytes may be in flight; false once stopped.
-func (f *flow) acquire(n int) bool {
+// full reports whether a batch of n bytes (long: one long line's) must
+// wait.
+func (f *flow) full(n int, long bool) bool {
+	if long {
+		return f.long > 0
+	}
+	if f.batches == 0 {
+		return false
+	}
+	if f.inflight+n > maxInflight {
+		return true
+	}
+	return f.batches >= behind || f.long == 0 && f.batches >= f.queued
+}
+
+// acquire waits until a batch of n bytes (long: a long line's) may be in
+// flight; false once stopped.
+func (f *flow) acquire(n int, long bool) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for !f.stopped && f.inflight > 0 && f.inflight+n > maxInflight {
+	for !f.stopped && f.full(n, long) {
 		f.cond.Wait()
 	}
 	if f.stopped {
 		return false
 	}
-	f.inflight += n
+	if long {
+		f.long++
+	} else {
+		f.inflight += n
+		f.batches++
+	}
 	return true
 }
 
-func (f *flow) release(n int) {
+func (f *flow) release(n int, long bool) {
 	f.mu.Lock()
-	f.inflight -= n
+	if long {
+		f.long--
+	} else {
+		f.inflight -= n
+		f.batches--
+	}
 	f.mu.Unlock()
 	f.cond.Broadcast()
+}
+
+// behindLong reports whether a long line is in flight.
+func (f *flow) behindLong() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.long > 0
 }
 
 func (f *flow) stop() {
@@ -130,9 +168,11 @@ func (s *Scanner) read(r io.Reader, name string, kind Kind, emit func(Finding)) 
 	f.m = m.local()
 
 	workers := runtime.GOMAXPROCS(0)
-	fl := newFlow()
-	order := make(chan *batch, 2*workers+2)
-	work := make(chan *batch, 2*workers+2)
+	// The reader never waits to send a batch: the flow bounds them.
+	queued := 2*workers + 4
+	fl := newFlow(queued)
+	order := make(chan *batch, behind+2)
+	work := make(chan *batch, behind+2)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -147,30 +187,24 @@ func (s *Scanner) read(r io.Reader, name string, kind Kind, emit func(Finding)) 
 			}
 		}()
 	}
-	free := make(chan *batch, cap(order)+workers+2)
+	free := make(chan *batch, queued+workers)
 	rd := &reader{s: s, f: f, lr: newLineReader(r), m: m, fl: fl, order: order, work: work, free: free, project: s.opts.Project}
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		rd.run()
 	}()
-	var cur *batch
 	defer func() {
 		fl.stop()
-		if cur != nil {
-			cur.finish()
-		}
 		// Let the reader and the workers finish (they stop at the next
 		// line), so nothing reads r or the batches once read returns.
 		for b := range order {
 			<-b.done
-			b.finish()
 		}
 		wg.Wait()
 	}()
 
 	for b := range order {
-		cur = b
 		<-b.done
 		for i := range b.outs {
 			if s.ctx != nil {
@@ -180,15 +214,13 @@ func (s *Scanner) read(r io.Reader, name string, kind Kind, emit func(Finding)) 
 			}
 			f.apply(&b.outs[i], b.jobs[i].m)
 		}
-		fl.release(b.bytes)
+		fl.release(b.bytes, b.long)
 		if b.err != nil {
 			if b.refused {
 				return nil, b.err
 			}
 			return f, b.err
 		}
-		cur = nil
-		b.finish()
 		b.recycle(free)
 	}
 	f.blocks.endAll(f.checkBlock)
@@ -231,6 +263,12 @@ func (rd *reader) newBatch() *batch {
 		b = &batch{buf: make([]byte, 0, batchBytes)}
 	}
 	b.done = make(chan struct{})
+	// Behind a long line a batch is cut by its bytes alone: its buffer
+	// is filled, and the bytes in flight are about the memory held.
+	b.lines = batchLines
+	if rd.fl.behindLong() {
+		b.lines = behind * batchLines
+	}
 	return b
 }
 
@@ -300,29 +338,25 @@ func (rd *reader) add(n int64, line []byte) bool {
 	b.buf = append(b.buf, line...)
 	b.jobs = append(b.jobs, lineJob{n: n, line: b.buf[start:len(b.buf):len(b.buf)], m: rd.m})
 	b.bytes += len(line)
-	if len(b.jobs) >= batchLines || b.bytes >= batchBytes {
+	if len(b.jobs) >= b.lines || b.bytes >= batchBytes {
 		return rd.flush()
 	}
 	return true
 }
 
-// lend sends a long line in a batch of its own without copying it, and
-// waits until it is applied before the reader's buffer is read into
-// again: a line of many megabytes is held once, not twice.
+// lend sends a long line in a batch of its own without copying it: the
+// line reader gave it a buffer of its own, which nothing else reads into,
+// so the reader reads on while it is checked (the flow lets one long line
+// be in flight, with the lines behind it).
 func (rd *reader) lend(n int64, line []byte) bool {
 	if !rd.flush() {
 		return false
 	}
-	b := &batch{done: make(chan struct{}), applied: make(chan struct{})}
+	b := &batch{done: make(chan struct{}), long: true}
 	b.jobs = append(b.jobs, lineJob{n: n, line: line, m: rd.m})
 	b.bytes = len(line)
-	applied := b.applied
 	rd.cur = b
-	if !rd.flush() {
-		return false
-	}
-	<-applied
-	return true
+	return rd.flush()
 }
 
 func (rd *reader) flush() bool {
@@ -331,7 +365,7 @@ func (rd *reader) flush() bool {
 		return true
 	}
 	rd.cur = nil
-	if !rd.fl.acquire(b.bytes) {
+	if !rd.fl.acquire(b.bytes, b.long) {
 		return false
 	}
 	rd.order <- b
