@@ -151,3 +151,51 @@ func TestKeywordSetWithin(t *testing.T) {
 		t.Errorf("only %d pieces held a keyword: the comparison says little", nonzero)
 	}
 }
+
+// TestKeywordSetSeam checks what holdPoint relies on to scan a stream's
+// tail once for all its probes: the keywords of a+b are those of a and
+// those of the rest of a+b from maxLen-1 bytes before b's start on.
+func TestKeywordSetSeam(t *testing.T) {
+	kws := testKeywords(t)
+	ks := newKeywordSet(kws)
+	alphabet := []byte("skSK-anteAKIpsword_cryTOKENhbgl:/\\.xy \"")
+	rng := rand.New(rand.NewPCG(5, 6))
+	differ := 0
+	for n := range raceScaled(20000) {
+		size := 60
+		if n%5 == 0 {
+			size = 3 * laneMin // scanned as two lanes
+		}
+		a := make([]byte, rng.IntN(size))
+		b := make([]byte, rng.IntN(size))
+		for _, s := range [][]byte{a, b} {
+			for i := range s {
+				s[i] = alphabet[rng.IntN(len(alphabet))]
+			}
+		}
+		if kw := kws[rng.IntN(len(kws))].text; n%2 == 0 && len(kw) > 1 {
+			// A keyword across the seam; every fourth one as far back
+			// as it can start (its last byte in b).
+			j := 1 + rng.IntN(len(kw)-1)
+			if n%4 == 0 {
+				j = len(kw) - 1
+			}
+			a = append(a, kw[:j]...)
+			b = append(slices.Clip(kw[j:]), b...)
+		}
+		ab := append(slices.Clip(a), b...)
+		got := ks.scan(a)
+		rest := ks.scan(ab[max(0, len(a)-(ks.maxLen-1)):])
+		got.or(&rest)
+		want := ks.scan(ab)
+		if got != want {
+			t.Fatalf("scan(%q) = %x, but scan(%q) with the seam's keywords = %x", ab, want, a, got)
+		}
+		if ks.scan(a) != want {
+			differ++
+		}
+	}
+	if differ < 100 {
+		t.Errorf("only %d texts had keywords across the seam or in b: the comparison says little", differ)
+	}
+}

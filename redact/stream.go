@@ -374,13 +374,28 @@ func (r *Redactor) holdPoint(w []byte, base int, spans []span, probe *[]byte) (i
 	tail := max(0, len(w)-probeReach)
 	// A probe can only complete a rule whose keyword the tail holds (the
 	// probes hold none), so a tail without one needs no probe.
-	if len(w) > base && r.anyRuleKeyword(w[tail:]) {
-		for _, pr := range probes {
-			t := append(append((*probe)[:0], w[tail:]...), pr...)
-			*probe = t
-			for _, sp := range r.findSpans(t) {
-				if sp.start < len(w)-tail && sp.end > len(w)-tail {
-					set(tail+sp.start, sp.rule)
+	if len(w) > base {
+		t := w[tail:]
+		k := r.keywords
+		found := k.scan(t)
+		if r.anyRuleKeywordIn(t, &found) {
+			// The keywords of the tail and a probe are the tail's and
+			// those that end in the probe, which start in the tail's
+			// last maxLen-1 bytes at the earliest: the tail is scanned
+			// once, not once per probe.
+			seam := max(0, len(t)-(k.maxLen-1))
+			for _, pr := range probes {
+				pt := append(append((*probe)[:0], t...), pr...)
+				*probe = pt
+				if len(pt) < r.minLen {
+					continue
+				}
+				f := k.scan(pt[seam:])
+				f.or(&found)
+				for _, sp := range r.findSpansFound(pt, &f, 0, nil) {
+					if sp.start < len(w)-tail && sp.end > len(w)-tail {
+						set(tail+sp.start, sp.rule)
+					}
 				}
 			}
 		}
@@ -606,9 +621,9 @@ func winHomePrefix(w []byte) int {
 	return -1
 }
 
-// anyRuleKeyword reports whether text holds a keyword of some rule.
-func (r *Redactor) anyRuleKeyword(text []byte) bool {
-	found := r.keywords.scan(text)
+// anyRuleKeywordIn reports whether text holds a keyword of some rule;
+// found is what r.keywords.scan(text) returns.
+func (r *Redactor) anyRuleKeywordIn(text []byte, found *bitset) bool {
 	nr := min(len(r.rules), maxFiltered)
 	hit := false
 	found.each(nr, func(int) { hit = true })
