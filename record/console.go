@@ -147,6 +147,7 @@ type stats struct {
 
 	// Owned by whoever does the writer's steps (under its lock).
 	perCall    map[string]int64
+	perCallSum int64 // the sum of perCall
 	cumulative int64
 	toolIDs    map[string]bool
 }
@@ -174,13 +175,14 @@ func (s *stats) add(e event.Event) {
 			if s.perCall == nil {
 				s.perCall = map[string]int64{}
 			}
-			s.perCall[e.MessageID] = e.Usage.Total()
+			// The sum is kept as the figures change: summing the map
+			// on every usage event cost a run's writer time in the
+			// number of calls made so far, per event.
+			t := e.Usage.Total()
+			s.perCallSum += t - s.perCall[e.MessageID]
+			s.perCall[e.MessageID] = t
 		}
-		total := s.cumulative
-		for _, v := range s.perCall {
-			total += v
-		}
-		s.tokens.Store(total)
+		s.tokens.Store(s.cumulative + s.perCallSum)
 	}
 }
 

@@ -2,8 +2,11 @@ package record
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/evcap/evcap/event"
 )
 
 // TestConsoleBuffersRendering checks that the renderer's writes wait in
@@ -47,3 +50,31 @@ func TestConsoleBuffersRendering(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("console closed") }
+
+// TestStatsTokens checks the token count of the status line and of
+// capture.end: the latest figure of each model call (a call reports its
+// usage more than once) plus the latest cumulative figure, against the sum
+// recomputed from every event seen so far after each one.
+func TestStatsTokens(t *testing.T) {
+	var s stats
+	latest := map[string]int64{}
+	var cumulative int64
+	for i := range 500 {
+		id := fmt.Sprintf("msg_%d", (i*7)%37)
+		u := &event.Usage{InputTokens: int64(i * 3), OutputTokens: int64(1000 - i)}
+		if i%50 == 49 {
+			u.Cumulative = true
+			cumulative = u.Total()
+		} else {
+			latest[id] = u.Total()
+		}
+		s.add(event.Event{Kind: event.KindUsage, MessageID: id, Usage: u})
+		want := cumulative
+		for _, v := range latest {
+			want += v
+		}
+		if got := s.tokens.Load(); got != want {
+			t.Fatalf("after event %d: %d tokens, want %d", i, got, want)
+		}
+	}
+}
