@@ -182,6 +182,14 @@ var identClass = func() (t [256]uint8) {
 
 const identDigit = 2
 
+// idPrefixMax is the length of the longest of idPrefixes.
+var idPrefixMax = func() (n int) {
+	for _, p := range idPrefixes {
+		n = max(n, len(p))
+	}
+	return n
+}()
+
 // idFirst are the first bytes of idPrefixes and of "item_".
 var idFirst = func() (t [256]bool) {
 	for _, p := range idPrefixes {
@@ -198,9 +206,13 @@ func idShape(v string, digit bool) bool {
 		// No prefix of idPrefixes starts so.
 		return len(v) >= 8 && digit
 	}
-	for _, p := range idPrefixes {
-		if strings.HasPrefix(v, p) {
-			return len(v) >= len(p)+4
+	// Each prefix ends at its only "_": only the one as long as the
+	// token's first "_" reaches can start it (most tokens have none).
+	if k := strings.IndexByte(v[:min(len(v), idPrefixMax)], '_'); k >= 0 {
+		for _, p := range idPrefixes {
+			if len(p) == k+1 && v[:k+1] == p {
+				return len(v) >= len(p)+4
+			}
 		}
 	}
 	if len(v) >= 8 && digit {

@@ -103,3 +103,52 @@ func TestIDCandsJumpIsTheWalk(t *testing.T) {
 		t.Fatalf("only %d tokens in all: the test exercised little", found)
 	}
 }
+
+// idShapeLoop is idShape as it was, trying every prefix in turn.
+func idShapeLoop(v string, digit bool) bool {
+	if !idFirst[v[0]] {
+		return len(v) >= 8 && digit
+	}
+	for _, p := range idPrefixes {
+		if strings.HasPrefix(v, p) {
+			return len(v) >= len(p)+4
+		}
+	}
+	if len(v) >= 8 && digit {
+		return true
+	}
+	rest, ok := strings.CutPrefix(v, "item_")
+	return ok && rest != "" && strings.Trim(rest, "0123456789") == ""
+}
+
+// TestIDShapeIsTheLoop: idShape, which finds the one prefix that can start
+// a token by its first "_", answers as trying every prefix did.
+func TestIDShapeIsTheLoop(t *testing.T) {
+	r := rand.New(rand.NewPCG(33, 34))
+	pieces := append([]string{"_", "-", "1", "a", "t", "i", "item_", "tool", "srv", "u_", "_x"}, idPrefixes...)
+	yes, prefixed := 0, 0
+	for range 50000 {
+		var b strings.Builder
+		for b.Len() < 6 || r.IntN(4) > 0 {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		v := b.String()
+		digit := strings.ContainsAny(v, "0123456789")
+		want := idShapeLoop(v, digit)
+		if got := idShape(v, digit); got != want {
+			t.Fatalf("%q: idShape %v, the loop %v", v, got, want)
+		}
+		if want {
+			yes++
+		}
+		for _, p := range idPrefixes {
+			if strings.HasPrefix(v, p) {
+				prefixed++
+				break
+			}
+		}
+	}
+	if yes < 5000 || yes > 45000 || prefixed < 5000 {
+		t.Fatalf("%d of 50000 tokens are ids, %d start with a prefix: the test exercised little", yes, prefixed)
+	}
+}
