@@ -126,52 +126,25 @@ func foldByte(c byte) byte {
 // newKeywordSet compiles the keywords.
 func newKeywordSet(kws []keyword) *keywordSet {
 	k := &keywordSet{}
-	// Trie over folded bytes: goto edges, and the keywords ending at each node.
+	// The trie's nodes: failure link and the keywords ending there.
 	type lenBit struct {
 		n   int
 		bit bitset
 	}
 	type node struct {
-		edges  [256]int32 // child per folded byte; 0 = none (the root is no child)
 		fail   int
 		fold   bitset
 		foldKW []lenBit // the case-insensitive keywords behind fold
 		exact  []exactKeyword
 	}
-	total := 1
-	for _, kw := range kws {
-		total += len(kw.text)
-	}
-	nodes := make([]node, 1, total)
-	var used [256]bool
-	for _, kw := range kws {
-		k.all.or(&kw.bit)
-		k.maxLen = max(k.maxLen, len(kw.text))
-		if len(kw.text) == 0 {
-			k.always.or(&kw.bit)
-			continue
-		}
-		s := 0
-		for _, c := range kw.text {
-			f := foldByte(c)
-			used[f] = true
-			n := int(nodes[s].edges[f])
-			if n == 0 {
-				n = len(nodes)
-				nodes = append(nodes, node{})
-				nodes[s].edges[f] = int32(n)
-			}
-			s = n
-		}
-		if kw.fold {
-			nodes[s].fold.or(&kw.bit)
-			nodes[s].foldKW = append(nodes[s].foldKW, lenBit{len(kw.text), kw.bit})
-		} else {
-			nodes[s].exact = append(nodes[s].exact, exactKeyword{text: kw.text, bit: kw.bit})
-		}
-	}
 	// Byte classes: 0 for bytes in no keyword, one class per folded byte
 	// that is in one; upper-case letters share their lower-case class.
+	var used [256]bool
+	for _, kw := range kws {
+		for _, c := range kw.text {
+			used[foldByte(c)] = true
+		}
+	}
 	ncls := 1
 	var folded [256]uint8 // class of each folded byte
 	for c := range 256 {
@@ -189,12 +162,50 @@ func newKeywordSet(kws []keyword) *keywordSet {
 	k.shift = uint(bits.Len(uint(ncls - 1)))
 	k.stride = 1 << k.shift
 
+	// Trie over the classes of folded bytes: the goto edges of node s are
+	// edges[s*ncls:][:ncls] (the child per class; 0 = none, the root is no
+	// child), and the keywords ending at each node. Classes ascend with
+	// the bytes they stand for, so walking a node's edges in class order
+	// walks them in byte order.
+	total := 1
+	for _, kw := range kws {
+		total += len(kw.text)
+	}
+	nodes := make([]node, 1, total)
+	edges := make([]int32, ncls, total*ncls)
+	for _, kw := range kws {
+		k.all.or(&kw.bit)
+		k.maxLen = max(k.maxLen, len(kw.text))
+		if len(kw.text) == 0 {
+			k.always.or(&kw.bit)
+			continue
+		}
+		s := 0
+		for _, c := range kw.text {
+			cl := int(folded[foldByte(c)])
+			n := int(edges[s*ncls+cl])
+			if n == 0 {
+				n = len(nodes)
+				nodes = append(nodes, node{})
+				edges = append(edges, make([]int32, ncls)...)
+				edges[s*ncls+cl] = int32(n)
+			}
+			s = n
+		}
+		if kw.fold {
+			nodes[s].fold.or(&kw.bit)
+			nodes[s].foldKW = append(nodes[s].foldKW, lenBit{len(kw.text), kw.bit})
+		} else {
+			nodes[s].exact = append(nodes[s].exact, exactKeyword{text: kw.text, bit: kw.bit})
+		}
+	}
+
 	// Breadth-first: failure links, and the outputs they bring.
-	order := []int{0}
+	order := make([]int, 1, len(nodes))
 	for i := 0; i < len(order); i++ {
 		s := order[i]
-		for c := range 256 {
-			n := int(nodes[s].edges[c])
+		for cl := 1; cl < ncls; cl++ {
+			n := int(edges[s*ncls+cl])
 			if n == 0 {
 				continue
 			}
@@ -205,7 +216,7 @@ func newKeywordSet(kws []keyword) *keywordSet {
 			}
 			f := nodes[s].fail
 			for {
-				if m := int(nodes[f].edges[c]); m != 0 {
+				if m := int(edges[f*ncls+cl]); m != 0 {
 					nodes[n].fail = m
 					break
 				}
@@ -256,21 +267,19 @@ func newKeywordSet(kws []keyword) *keywordSet {
 	// Full transition table: δ(s, c) = goto(s, c) if it exists, else
 	// δ(fail(s), c), and the root stays at the root.
 	k.next = make([]uint32, int(num)*int(k.stride))
-	delta := make([][]int, len(nodes))
+	// δ(s, c) = goto(s, c) if it exists, else δ(fail(s), c), and the root
+	// stays at the root; delta[s*ncls:][:ncls] is the row of node s, done
+	// before s's (the failure links point to shallower nodes).
+	delta := make([]int32, len(nodes)*ncls)
 	for _, s := range order {
-		row := make([]int, ncls)
-		for c := range 256 {
-			cl := folded[c]
-			if cl == 0 {
-				continue
-			}
-			if n := int(nodes[s].edges[c]); n != 0 {
+		row := delta[s*ncls:][:ncls]
+		for cl := 1; cl < ncls; cl++ {
+			if n := edges[s*ncls+cl]; n != 0 {
 				row[cl] = n
 			} else if s != 0 {
-				row[cl] = delta[nodes[s].fail][cl]
+				row[cl] = delta[nodes[s].fail*ncls+cl]
 			}
 		}
-		delta[s] = row
 		for cl, n := range row {
 			k.next[id[s]+uint32(cl)] = id[n]
 		}
