@@ -169,7 +169,7 @@ func (s *Scanner) read(r io.Reader, name string, kind Kind, emit func(Finding)) 
 
 	workers := runtime.GOMAXPROCS(0)
 	// The reader never waits to send a batch: the flow bounds them.
-	queued := 2*workers + 4
+	queued := 2*workers + 2
 	fl := newFlow(queued)
 	order := make(chan *batch, behind+2)
 	work := make(chan *batch, behind+2)
