@@ -116,6 +116,7 @@ func newPipeline(opts *Options, argv []string, cliName string) *pipeline {
 	p.con = newConsole(opts.Console, opts.Status, func() string { return p.st.line(opts.Now().Sub(p.started)) })
 	p.w = newWriter(p)
 	p.ahead = p.lineAhead
+	p.out.longLine = opts.LongLine
 	return p
 }
 

@@ -114,6 +114,14 @@ type Options struct {
 	// exports spans through it while the run goes on.
 	Observer Observer
 
+	// LongLine, when set, is told the length known so far of a line of
+	// the child's stdout longer than 1 MiB while it is assembled (more
+	// than once as it grows; with the whole length as soon as its end is
+	// queued), from the pipeline goroutine. evcap lets its soft memory
+	// limit follow the longest line with it; record itself holds a few
+	// copies of such a line while it is redacted and written.
+	LongLine func(n int)
+
 	DrainTimeout time.Duration
 	QueueBytes   int
 	// StallTimeout: see DefaultStallTimeout.

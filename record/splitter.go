@@ -15,6 +15,10 @@ type splitter struct {
 	// buffer the splitter gives up after the call (a huge one, see
 	// maxKept): the callee may keep it instead of copying it.
 	handed bool
+	// longLine, when set, is told the known length of a line being
+	// assembled each time its buffer grows, once that passes
+	// longLineBytes (Options.LongLine).
+	longLine func(n int)
 }
 
 // maxKept is the largest line buffer kept for the next line; a buffer
@@ -81,6 +85,17 @@ func (s *splitter) grow(n int, ahead func() (int, bool)) {
 		}
 	} else if size > maxKept {
 		size = need
+	}
+	if s.longLine != nil {
+		known := need
+		if ahead != nil {
+			if more, ends := ahead(); ends {
+				known += more
+			}
+		}
+		if known >= longLineBytes {
+			s.longLine(known)
+		}
 	}
 	b := make([]byte, len(s.pending), size)
 	copy(b, s.pending)

@@ -26,6 +26,8 @@ func TestSplitterGrowsLongLineOnce(t *testing.T) {
 	batches := [][][]byte{chunks[:split], chunks[split:]}
 
 	var s splitter
+	var told []int // what Options.LongLine would be told
+	s.longLine = func(n int) { told = append(told, n) }
 	var got [][]byte
 	grows := 0
 	for _, b := range batches {
@@ -51,6 +53,18 @@ func TestSplitterGrowsLongLineOnce(t *testing.T) {
 	}
 	if grows > 2 {
 		t.Errorf("the line's buffer grew %d times, want at most 2", grows)
+	}
+	// LongLine hears of the line while it is assembled, and of its whole
+	// length once its end is queued; a short line is not reported.
+	if len(told) == 0 || told[len(told)-1] != len(line) || told[0] < longLineBytes || told[0] > len(line) {
+		t.Errorf("LongLine was told %v, want lengths from %d up to the line's %d", told, longLineBytes, len(line))
+	}
+	told = nil
+	for d := append(bytes.Repeat([]byte("y"), longLineBytes-1), '\n'); len(d) > 0; d = d[min(chunkSize, len(d)):] {
+		s.feed(d[:min(chunkSize, len(d))], nil, func([]byte) {}, func(int64, int64) {})
+	}
+	if len(told) != 0 {
+		t.Errorf("LongLine told %v of a line under longLineBytes", told)
 	}
 }
 

@@ -150,6 +150,7 @@ func runRecord(ctx context.Context, s streams, o recordOptions, args []string) e
 		UntilIdle:     o.untilIdle,
 		EvcapVersion:  version,
 		DrainTimeout:  o.drain,
+		LongLine:      budgetOf(s.ctx).sawLine,
 	}
 	if o.passthrough {
 		opts.Passthrough = s.out
@@ -301,6 +302,7 @@ func runShim(s streams, o recordOptions, args []string) error {
 		Passthrough:   s.out,
 		Transparent:   true,
 		DrainTimeout:  record.DefaultDrainTimeout,
+		LongLine:      budgetOf(s.ctx).sawLine,
 	}
 	if st, err := os.Stat(target); (err == nil && st.IsDir()) || strings.HasSuffix(target, "/") {
 		opts.Dir = target
