@@ -108,6 +108,9 @@ type Stream struct {
 	// is holdPoint's reused text for its probes.
 	buf   []byte
 	probe []byte
+	// hits and hitsB are release's reused keyword hits of the scanned
+	// window (and scanHits' scratch).
+	hits, hitsB []kwHit
 }
 
 // streamOverlap is how much released context a Stream scans again before
@@ -186,7 +189,28 @@ func (s *Stream) release(all, cut bool) []Chunk {
 	// arrived, so it is scanned again only as far back as a match that
 	// reaches into the held text can start (scanFrom).
 	from := scanFrom(w, base)
-	spans := s.r.findSpans(w[from:])
+	// One keyword scan of w[from:] serves its spans and holdPoint's look
+	// at the tail, which lies in it (within).
+	kws := s.r.keywords
+	scanned := w[from:]
+	var spans []span
+	var tailFound *bitset
+	if len(scanned) >= s.r.minLen {
+		s.hits = kws.scanHits(scanned, s.hits[:0], &s.hitsB)
+		found := kws.within(scanned, s.hits, 0)
+		spans = s.r.findSpansFound(scanned, &found, 0, nil)
+		if a := len(w) - probeReach - from; a >= 0 {
+			i := 0
+			for i < len(s.hits) && s.hits[i].end <= a {
+				i++
+			}
+			tf := kws.within(scanned, s.hits[i:], a)
+			tailFound = &tf
+		}
+		if cap(s.hits) > maxKeptHits {
+			s.hits, s.hitsB = nil, nil
+		}
+	}
 	for i := range spans {
 		spans[i].start += from
 		spans[i].end += from
@@ -216,7 +240,7 @@ func (s *Stream) release(all, cut bool) []Chunk {
 	n := len(s.held)
 	hold, holdRule := len(w), ""
 	if !all || cut {
-		hold, holdRule = s.r.holdPoint(w, base, kept, &s.probe)
+		hold, holdRule = s.r.holdPoint(w, base, kept, &s.probe, tailFound)
 	}
 	if !all {
 		n = 0
@@ -325,8 +349,9 @@ const probeReach = 256
 
 // holdPoint returns where the text that could still be part of a secret
 // starts in w (len(w) when nothing needs holding), and the rule it could
-// belong to. Only positions at or after base matter.
-func (r *Redactor) holdPoint(w []byte, base int, spans []span, probe *[]byte) (int, string) {
+// belong to. Only positions at or after base matter. tailFound, when not
+// nil, is what r.keywords.scan returns for the last probeReach bytes of w.
+func (r *Redactor) holdPoint(w []byte, base int, spans []span, probe *[]byte, tailFound *bitset) (int, string) {
 	hold, rule := len(w), ""
 	set := func(p int, id string) {
 		if p < hold {
@@ -377,7 +402,12 @@ func (r *Redactor) holdPoint(w []byte, base int, spans []span, probe *[]byte) (i
 	if len(w) > base {
 		t := w[tail:]
 		k := r.keywords
-		found := k.scan(t)
+		var found bitset
+		if tailFound != nil && len(t) == probeReach {
+			found = *tailFound
+		} else {
+			found = k.scan(t)
+		}
 		if r.anyRuleKeywordIn(t, &found) {
 			// The keywords of the tail and a probe are the tail's and
 			// those that end in the probe, which start in the tail's
