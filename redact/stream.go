@@ -195,7 +195,14 @@ func (s *Stream) release(all, cut bool) []Chunk {
 	scanned := w[from:]
 	var spans []span
 	var tailFound *bitset
-	if len(scanned) >= s.r.minLen {
+	switch {
+	case len(scanned) < s.r.minLen:
+	case len(scanned) > maxHitsWindow:
+		// A long window (a long text at once) is scanned without its
+		// hits, which would be held all at once; holdPoint scans the
+		// tail itself.
+		spans = s.r.findSpans(scanned)
+	default:
 		s.hits = kws.scanHits(scanned, s.hits[:0], &s.hitsB)
 		found := kws.within(scanned, s.hits, 0)
 		spans = s.r.findSpansFound(scanned, &found, 0, nil)
@@ -342,6 +349,9 @@ var probes = [][]byte{
 	[]byte("QZ7XK2MP3VL4NR6TB3WY6CJ5HF2DG7SA"),
 	[]byte("Qz7xK2mP9vL4nR8t@h"), // a password in a URL needs its "@"
 }
+
+// maxHitsWindow is the longest window release scans with scanHits.
+const maxHitsWindow = 64 << 10
 
 // probeReach is how far back from the end a probe looks for the start of
 // a secret.
