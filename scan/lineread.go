@@ -24,6 +24,9 @@ type lineReader struct {
 	line int64
 	// blocks hold a long line's bytes until it ends.
 	blocks [][]byte
+	// longLine, when set, is told the length read so far of a line past
+	// bigLine, once per block (Options.LongLine).
+	longLine func(n int)
 }
 
 // lineBlock is the size of the blocks a long line is read into.
@@ -57,6 +60,9 @@ func (r *lineReader) Next() ([]byte, error) {
 		total += len(p)
 		for len(p) > 0 {
 			if k := len(r.blocks); k == 0 || len(r.blocks[k-1]) == cap(r.blocks[k-1]) {
+				if r.longLine != nil && total-len(p) > bigLine {
+					r.longLine(total - len(p))
+				}
 				r.blocks = append(r.blocks, make([]byte, 0, lineBlock))
 			}
 			b := &r.blocks[len(r.blocks)-1]
@@ -73,6 +79,9 @@ func (r *lineReader) Next() ([]byte, error) {
 		}
 		put(chunk)
 		if err == nil {
+			if r.longLine != nil && total > bigLine {
+				r.longLine(total - 1)
+			}
 			r.line++
 			return r.join(total, 0)[:total-1], nil
 		}
@@ -93,6 +102,9 @@ func (r *lineReader) end(tail []byte, err error, held int) ([]byte, error) {
 		}
 		r.line++
 		return tail, lines.ErrTorn
+	}
+	if r.longLine != nil && held+len(tail) > bigLine {
+		r.longLine(held + len(tail))
 	}
 	out := append(r.join(held, len(tail)), tail...)
 	r.line++

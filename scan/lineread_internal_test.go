@@ -7,7 +7,9 @@ import (
 	"hash/crc32"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"testing"
+	"testing/iotest"
 
 	"github.com/evcap/evcap/internal/lines"
 )
@@ -89,5 +91,41 @@ func TestLineReaderIsLinesReader(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("case %d (%d bytes, error %v): lineReader and lines.Reader differ", c, len(data), err)
 		}
+	}
+}
+
+// TestLineReaderTellsLongLines reads short lines and lines over bigLine,
+// the last one torn: longLine hears of each long line while it is read,
+// with lengths that grow to the line's own, and never of a short line.
+func TestLineReaderTellsLongLines(t *testing.T) {
+	lens := []int{10, bigLine + 1, 100, 3*bigLine + 17, 64 << 10, 20}
+	var in bytes.Buffer
+	for _, n := range lens {
+		in.Write(bytes.Repeat([]byte("a"), n))
+		in.WriteByte('\n')
+	}
+	in.Write(bytes.Repeat([]byte("b"), 2*bigLine)) // torn: no newline
+	var told []int
+	r := newLineReader(iotest.HalfReader(bytes.NewReader(in.Bytes())))
+	r.longLine = func(n int) { told = append(told, n) }
+	var maxTold []int // the largest figure told during each line
+	for {
+		told = told[:0]
+		l, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		m := 0
+		for _, n := range told {
+			if n <= bigLine || n > len(l) {
+				t.Errorf("line %d (%d bytes): told %d", r.Line(), len(l), n)
+			}
+			m = max(m, n)
+		}
+		maxTold = append(maxTold, m)
+	}
+	want := []int{0, bigLine + 1, 0, 3*bigLine + 17, 0, 0, 2 * bigLine}
+	if !slices.Equal(maxTold, want) {
+		t.Errorf("largest length told per line %v, want %v", maxTold, want)
 	}
 }

@@ -189,6 +189,7 @@ func (s *Scanner) read(r io.Reader, name string, kind Kind, emit func(Finding)) 
 	}
 	free := make(chan *batch, queued+workers)
 	rd := &reader{s: s, f: f, lr: newLineReader(r), m: m, fl: fl, order: order, work: work, free: free, project: s.opts.Project}
+	rd.lr.longLine = s.opts.LongLine
 	wg.Add(1)
 	go func() {
 		defer wg.Done()

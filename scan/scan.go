@@ -34,6 +34,12 @@ type Options struct {
 	// NoAnyHome turns off the check for home directories of any user
 	// (/home/NAME/, /Users/NAME/); the home given in Home is still checked.
 	NoAnyHome bool
+	// LongLine, when set, is told the length read so far of a line
+	// longer than 1 MiB while the scan reads it (about once per MiB, and
+	// its whole length when it ends). evcap lets its soft memory limit
+	// follow the longest line with it: a scan holds a few copies of such
+	// a line while it is checked.
+	LongLine func(n int)
 }
 
 // Finding is one thing the scan found. It never holds the secret.

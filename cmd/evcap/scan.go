@@ -50,7 +50,7 @@ cannot call clean what it could not check.`,
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
-			sc, err := scan.New(scan.Options{Home: home, Project: project, Temp: tmp, Config: cfg})
+			sc, err := scan.New(scan.Options{Home: home, Project: project, Temp: tmp, Config: cfg, LongLine: budgetOf(s.ctx).sawLine})
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
