@@ -73,9 +73,8 @@ type LineRedactor struct {
 	blocks  *blocks
 	obs     *observer
 	prov    string
-	queue   []*lineItem // waiting from qhead on (emit)
-	qhead   int
-	spare   []*lineItem // items emitted, for reuse
+	queue   fifo[*lineItem] // waiting (emit)
+	spare   []*lineItem     // items emitted, for reuse
 	held    int
 	maxHeld int
 	early   int
@@ -179,13 +178,13 @@ func (lr *LineRedactor) push(line []byte, stderr bool) []RedactedLine {
 		}
 		it.ledger = append(it.ledger, lr.entry(it.json, f.Rule, f.Pointer, f.Count, f.OriginalLength))
 	}
-	lr.queue = append(lr.queue, it)
+	lr.queue.push(it)
 	lr.held += it.size
 	if d.isDelt {
 		lr.blocks.push(it.hole, d.text)
 	}
 	lr.emit()
-	for _, q := range lr.queue[lr.qhead:] {
+	for _, q := range lr.queue.waiting() {
 		if !q.owned {
 			q.body, q.owned = append([]byte(nil), q.body...), true
 		}
@@ -204,10 +203,10 @@ func (lr *LineRedactor) Flush() []RedactedLine {
 
 // Held reports how many lines, and how many bytes of them, are waiting.
 func (lr *LineRedactor) Held() (lines, bytes int) {
-	for _, it := range lr.queue[lr.qhead:] {
+	for _, it := range lr.queue.waiting() {
 		bytes += len(it.body)
 	}
-	return len(lr.queue) - lr.qhead, bytes
+	return lr.queue.len(), bytes
 }
 
 // EarlyFlushes counts the times a block was released in parts because
@@ -230,12 +229,12 @@ func (lr *LineRedactor) entry(json bool, rule, ptr string, count, n int) envelop
 
 // emit moves the ready lines at the head of the queue to out.
 func (lr *LineRedactor) emit() {
-	// The queue's array is reused (sliced from the front, every append
-	// made a new one), and so are the items emitted: what a RedactedLine
-	// holds (the line, the ledger) is not the item's to reuse.
-	defer lr.compactQueue()
-	for lr.qhead < len(lr.queue) {
-		head := lr.queue[lr.qhead]
+	// The queue's array is reused (fifo), and so are the items emitted:
+	// what a RedactedLine holds (the line, the ledger) is not the item's
+	// to reuse.
+	defer lr.queue.compact()
+	for lr.queue.len() > 0 {
+		head := lr.queue.front()
 		if head.hole != nil && !head.hole.done {
 			if lr.held <= lr.maxHeld {
 				return
@@ -245,8 +244,7 @@ func (lr *LineRedactor) emit() {
 				lr.partial++
 			}
 		}
-		lr.queue[lr.qhead] = nil
-		lr.qhead++
+		lr.queue.pop()
 		lr.held -= head.size
 		lr.out = append(lr.out, lr.finish(head))
 		if len(lr.spare) < maxSpareItems {
@@ -268,17 +266,6 @@ func (lr *LineRedactor) newItem() *lineItem {
 		return it
 	}
 	return &lineItem{}
-}
-
-// compactQueue moves the queue to the start of its array when it is empty
-// or half of the array is behind its head.
-func (lr *LineRedactor) compactQueue() {
-	if lr.qhead == 0 || lr.qhead < len(lr.queue)-lr.qhead {
-		return
-	}
-	n := copy(lr.queue, lr.queue[lr.qhead:])
-	clear(lr.queue[n:])
-	lr.queue, lr.qhead = lr.queue[:n], 0
 }
 
 // finish puts the delta's redacted chunk in its place.

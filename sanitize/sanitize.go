@@ -256,9 +256,8 @@ type sanitizer struct {
 	ids      *ids
 	clock    clock
 	blocks   *blocks
-	queue    []*item // waiting from qhead on (emit)
-	qhead    int
-	spare    []*item // finished items, for reuse
+	queue    fifo[*item] // waiting (emit)
+	spare    []*item     // finished items, for reuse
 	held     int
 	maxHeld  int
 	out      *bufio.Writer
@@ -381,7 +380,7 @@ func (s *sanitizer) add(p *prepped) error {
 		it.hbuf = hole{key: d.key, path: d.path, origLen: len(d.text), line: kind == kindText}
 		it.hole = &it.hbuf
 	}
-	s.queue = append(s.queue, it)
+	s.queue.push(it)
 	s.held += it.size
 	if d.isDelt {
 		s.blocks.push(it.hole, d.text)
@@ -429,11 +428,9 @@ func (s *sanitizer) entry(kind payloadKind, rule, ptr string, count, n int) enve
 // emit writes out the records at the head of the queue that are ready,
 // ending blocks early when too much is held.
 func (s *sanitizer) emit() error {
-	// The queue is s.queue[s.qhead:]; its array is reused once it empties
-	// (sliced from the front, every append made a new one).
-	defer s.compactQueue()
-	for s.qhead < len(s.queue) {
-		head := s.queue[s.qhead]
+	defer s.queue.compact()
+	for s.queue.len() > 0 {
+		head := s.queue.front()
 		if head.hole != nil && !head.hole.done {
 			if s.held <= s.maxHeld {
 				return nil
@@ -443,8 +440,7 @@ func (s *sanitizer) emit() error {
 				s.rep.PartialRedactions++
 			}
 		}
-		s.queue[s.qhead] = nil
-		s.qhead++
+		s.queue.pop()
 		s.held -= head.size
 		if err := s.finish(head); err != nil {
 			return err
@@ -452,17 +448,6 @@ func (s *sanitizer) emit() error {
 		s.spare = append(s.spare, head)
 	}
 	return nil
-}
-
-// compactQueue moves the queue to the start of its array when it is empty
-// or half of the array is behind its head.
-func (s *sanitizer) compactQueue() {
-	if s.qhead == 0 || s.qhead < len(s.queue)-s.qhead {
-		return
-	}
-	n := copy(s.queue, s.queue[s.qhead:])
-	clear(s.queue[n:])
-	s.queue, s.qhead = s.queue[:n], 0
 }
 
 // finish puts a record back together: the delta's chunk, pseudonyms,
