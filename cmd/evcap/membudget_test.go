@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -37,7 +40,7 @@ func TestMemoryBudgetFollowsTheLongestLine(t *testing.T) {
 		for cn, chunk := range chunkings {
 			t.Run(c.name+"/"+cn, func(t *testing.T) {
 				var calls []int64
-				b := &memoryBudget{limit: softMemoryLimit, set: func(n int64) int64 { calls = append(calls, n); return 0 }}
+				b := &memoryBudget{base: softMemoryLimit, limit: softMemoryLimit, set: func(n int64) int64 { calls = append(calls, n); return 0 }}
 				r := withContext(withBudget(context.Background(), b), chunk(strings.NewReader(c.input)))
 				buf := make([]byte, 8<<20) // one Read may return several long lines whole
 				var got bytes.Buffer
@@ -92,8 +95,57 @@ func TestMemoryBudgetLeavesGOMEMLIMIT(t *testing.T) {
 	if _, err := io.Copy(io.Discard, r); err != nil {
 		t.Fatal(err)
 	}
+	b.useBase(recordMemoryLimit)
 	if called {
 		t.Error("limit set although GOMEMLIMIT is")
+	}
+}
+
+// TestMemoryBudgetUseBase: a command's own base replaces softMemoryLimit
+// in both the starting limit and the long-line limit, whether it is set
+// before or after the first long line.
+func TestMemoryBudgetUseBase(t *testing.T) {
+	var calls []int64
+	b := &memoryBudget{base: softMemoryLimit, limit: softMemoryLimit, set: func(n int64) int64 { calls = append(calls, n); return 0 }}
+	b.useBase(recordMemoryLimit)
+	if b.current() != recordMemoryLimit || len(calls) != 1 || calls[0] != recordMemoryLimit {
+		t.Fatalf("after useBase: limit %d, calls %v, want %d", b.current(), calls, recordMemoryLimit)
+	}
+	b.sawLine(3 << 20)
+	if want := int64(recordMemoryLimit + 2*(3<<20)); b.current() != want {
+		t.Errorf("after a 3 MiB line: limit %d, want %d", b.current(), want)
+	}
+	b.useBase(softMemoryLimit)
+	if want := int64(softMemoryLimit + 2*(3<<20)); b.current() != want {
+		t.Errorf("base raised after a 3 MiB line: limit %d, want %d", b.current(), want)
+	}
+}
+
+// TestRecordUsesItsMemoryBase runs record and normalize in-process and
+// reads the runtime's soft memory limit after each: record keeps its
+// queue-heavy heap under recordMemoryLimit, the others under
+// softMemoryLimit. The limit is process-wide, so it is put back after.
+func TestRecordUsesItsMemoryBase(t *testing.T) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOMEMLIMIT set: evcap leaves the limit alone")
+	}
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
+	in, err := os.ReadFile("../../testdata/corpus/claude/error-retry.stdout.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "cap.jsonl")
+	if _, errOut, code := runEvcap(t, in, "record", "--stdin", "--render", "none", "-o", out); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, errOut)
+	}
+	if got := debug.SetMemoryLimit(-1); got != recordMemoryLimit {
+		t.Errorf("after record: limit %d, want %d", got, recordMemoryLimit)
+	}
+	if _, errOut, code := runEvcap(t, in, "normalize", "-"); code != 0 {
+		t.Fatalf("normalize: exit %d: %s", code, errOut)
+	}
+	if got := debug.SetMemoryLimit(-1); got != softMemoryLimit {
+		t.Errorf("after normalize: limit %d, want %d", got, softMemoryLimit)
 	}
 }
 

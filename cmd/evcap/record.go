@@ -141,6 +141,7 @@ func runRecord(ctx context.Context, s streams, o recordOptions, args []string) e
 	newNorm := func(p string) (event.Normalizer, error) {
 		return newNormalizerWith(p, normOptions{cumulativeDeltas: o.cumulativeDeltas})
 	}
+	budgetOf(s.ctx).useBase(recordMemoryLimit)
 	opts := record.Options{
 		Provider:      o.provider,
 		NewNormalizer: newNorm,
@@ -294,6 +295,7 @@ func runShim(s streams, o recordOptions, args []string) error {
 		err := syscall.Exec(real, append([]string{name}, args[1:]...), os.Environ())
 		return &exitError{code: 126, err: fmt.Errorf("%s: %w", real, err)}
 	}
+	budgetOf(s.ctx).useBase(recordMemoryLimit)
 	opts := record.Options{
 		Provider:      "auto",
 		NewNormalizer: func(p string) (event.Normalizer, error) { return newNormalizer(p) },
