@@ -99,6 +99,9 @@ type Stream struct {
 	// the deltas already released; its bytes lead the held text.
 	carry     int
 	carryRule string
+	// batch is how many bytes Push holds before it looks for what it can
+	// release (see Batch).
+	batch int
 	// open is the rule of a secret cut by Cut before it ended: the text
 	// that continues it is replaced until the secret's shape ends.
 	open string
@@ -147,6 +150,30 @@ func (r *Redactor) NewStream(lookahead int) *Stream {
 func (s *Stream) Push(delta string) []Chunk {
 	s.held = append(s.held, delta)
 	s.heldLen += len(delta)
+	if s.heldLen < s.batch {
+		return nil
+	}
+	return s.release(false, false)
+}
+
+// Batch makes Push hold deltas without looking at them until at least n
+// bytes are held (n ≤ 0: every Push looks, the default). Release looks
+// sooner. A caller that does not need each delta at once (sanitize,
+// reading a finished capture) saves most of the work per delta: every
+// look scans the held text again with streamOverlap bytes of context and
+// probes the tail for a secret that could still grow, which on short
+// deltas costs far more than the delta. What comes out is the same,
+// only later: the hold point keeps back every delta that could still
+// become part of a secret, so a look after more deltas finds the spans
+// that looks after each would have (Push then Flush gives Chunks' result
+// either way). Where the hold point's probes would have missed a secret
+// growing across deltas, the later look sees it whole.
+func (s *Stream) Batch(n int) { s.batch = n }
+
+// Release returns the held deltas that can be released now, as Push does
+// after adding a delta; with Batch, a caller uses it when it cannot wait
+// for more (too many records held behind the oldest delta).
+func (s *Stream) Release() []Chunk {
 	return s.release(false, false)
 }
 

@@ -162,28 +162,46 @@ func checkPieces(t *testing.T, b block, got []Chunk, s, e int) int {
 // Chunks, within the documented memory bound.
 func checkStream(t *testing.T, r *Redactor, b block, want []Chunk) {
 	t.Helper()
-	for _, look := range []int{64, 0} {
-		s := r.NewStream(look)
+	// Each lookahead looked at every delta, then batched (Batch): a
+	// batch shorter than most deltas, one that holds a few, one that
+	// holds the whole block, and a few with Release after every third
+	// delta. The chunks must be the same every way.
+	type way struct{ look, batch, release int }
+	for _, w := range []way{{64, 0, 0}, {0, 0, 0}, {64, 16, 0}, {0, 200, 0}, {0, 4096, 0}, {64, 200, 3}} {
+		s := r.NewStream(w.look)
+		s.Batch(w.batch)
 		var got []Chunk
-		eff := look
+		eff := w.look
 		if eff <= 0 {
 			eff = DefaultLookahead
 		}
 		longest := 0
-		for _, d := range b.deltas {
+		for i, d := range b.deltas {
 			longest = max(longest, len(d))
-			got = append(got, s.Push(d)...)
+			_, before := s.Held()
+			out := s.Push(d)
+			if before+len(d) < w.batch && len(out) > 0 {
+				t.Errorf("%s: Push released %d chunks with %d bytes held, under the batch of %d", b.name, len(out), before+len(d), w.batch)
+			}
+			got = append(got, out...)
+			if w.release > 0 && i%w.release == w.release-1 {
+				got = append(got, s.Release()...)
+			}
 			// Documented bound: lookahead + one delta + an open secret
-			// (the longest here is a PEM block of about 300 bytes).
-			if _, held := s.Held(); held > eff+longest+320 {
-				t.Errorf("%s: stream holds %d bytes with lookahead %d", b.name, held, eff)
+			// (the longest here is a PEM block of about 300 bytes), plus
+			// the batch.
+			if _, held := s.Held(); held > eff+longest+320+w.batch {
+				t.Errorf("%s: stream holds %d bytes with lookahead %d and batch %d", b.name, held, eff, w.batch)
 			}
 		}
 		got = append(got, s.Flush()...)
 		if !slices.EqualFunc(got, want, func(x, y Chunk) bool { return x.Text == y.Text && equalFindings(x.Findings, y.Findings) }) {
+			if len(got) != len(want) {
+				t.Errorf("%s: Stream(lookahead %d, batch %d) gave %d chunks for %d deltas", b.name, w.look, w.batch, len(got), len(want))
+			}
 			for k := range min(len(got), len(want)) {
 				if got[k].Text != want[k].Text || !equalFindings(got[k].Findings, want[k].Findings) {
-					t.Errorf("%s: Stream(lookahead %d) differs from Chunks at delta %d\n in: %q\ngot: %q %v\nwant: %q %v", b.name, look, k,
+					t.Errorf("%s: Stream(lookahead %d, batch %d) differs from Chunks at delta %d\n in: %q\ngot: %q %v\nwant: %q %v", b.name, w.look, w.batch, k,
 						b.deltas[max(0, k-2):min(len(b.deltas), k+2)], chunkTexts(got[max(0, k-2):min(len(got), k+2)]), got[k].Findings,
 						chunkTexts(want[max(0, k-2):min(len(want), k+2)]), want[k].Findings)
 					break

@@ -37,6 +37,7 @@ type blockStream struct {
 	s     *redact.Stream // nil while the block follows a native one (follow.go)
 	holes []*hole
 	red   *redact.Redactor
+	batch int // the Stream's Batch
 	// A native block logs its calls for blocks that may follow it.
 	lead               bool
 	log                []streamOp
@@ -59,6 +60,11 @@ type blocks struct {
 	// is set (Sanitize; a LineRedactor has native blocks only).
 	follow  bool
 	leaders []*blockStream
+	// batch is the streams' redact.Stream.Batch: Sanitize, which has the
+	// whole capture, lets a stream look at its held text once per batch
+	// bytes instead of once per delta; a LineRedactor (live) looks at
+	// every delta.
+	batch int
 }
 
 func newBlocks(r func() *redact.Redactor, lookahead int) *blocks {
@@ -126,6 +132,14 @@ func lineChunk(h *hole) {
 		t = "[REDACTED:" + h.chunk.Findings[0].Rule + "]"
 	}
 	h.chunk.Text = t
+}
+
+// release releases what the block at key can release now (see
+// redact.Stream.Release).
+func (b *blocks) release(key string) {
+	if bs := b.open[key]; bs != nil {
+		bs.fill(bs.op(opRelease, "", b.lookahead))
+	}
 }
 
 // cut releases every delta of the block at key without ending it (see

@@ -25,6 +25,7 @@ const (
 	opPush uint8 = iota
 	opFlush
 	opCut
+	opRelease
 )
 
 // streamOp is one call on a block's stream; out and cuts (how many more
@@ -80,6 +81,10 @@ func (b *blocks) newBlockStream(key, text string) *blockStream {
 	default:
 		bs.s = r.NewStream(b.lookahead)
 	}
+	bs.batch = b.batch
+	if bs.s != nil {
+		bs.s.Batch(b.batch)
+	}
 	return bs
 }
 
@@ -108,6 +113,8 @@ func (bs *blockStream) op(kind uint8, text string, lookahead int) []redact.Chunk
 		out = bs.s.Flush()
 	case opCut:
 		out = bs.s.Cut()
+	case opRelease:
+		out = bs.s.Release()
 	}
 	if bs.lead {
 		bs.logOp(streamOp{kind: kind, text: text, out: out, cuts: bs.s.Cuts() - before})
@@ -120,6 +127,7 @@ func (bs *blockStream) op(kind uint8, text string, lookahead int) []redact.Chunk
 // on.
 func (bs *blockStream) own(lookahead int) {
 	s := bs.red.NewStream(lookahead)
+	s.Batch(bs.batch)
 	for _, o := range bs.hist {
 		switch o.kind {
 		case opPush:
@@ -128,6 +136,8 @@ func (bs *blockStream) own(lookahead int) {
 			s.Flush()
 		case opCut:
 			s.Cut()
+		case opRelease:
+			s.Release()
 		}
 	}
 	bs.s, bs.fol, bs.hist, bs.histBytes = s, nil, nil, 0

@@ -24,6 +24,17 @@ const FixedCaptureID = "00000000000000000000000000"
 // stream waits for more text (see Options.MaxHeld).
 const DefaultMaxHeld = 4 << 20
 
+// streamBatch is how many bytes of deltas a block's stream holds before
+// it looks at them (redact.Stream.Batch): with deltas of a few words, a
+// look per delta spent more on scanning the context and probing the tail
+// again than on the delta itself.
+const streamBatch = 4 << 10
+
+// batchHeld bounds the bytes of records that wait behind a batching
+// stream's held deltas: a block whose end comes late (or never) would
+// otherwise hold up to MaxHeld bytes of records until a batch filled.
+const batchHeld = 64 << 10
+
 // ErrInvalidCapture is wrapped by errors about input that is not a capture
 // sanitize can rewrite (a line that is not a valid record).
 var ErrInvalidCapture = errors.New("not a valid capture")
@@ -109,7 +120,13 @@ func Sanitize(r io.Reader, name string, w io.Writer, opts Options) (Report, erro
 // not sent yet; SanitizeContext does not wait for it, and once that Read
 // returns it reads no more.
 func SanitizeContext(ctx context.Context, r io.Reader, name string, w io.Writer, opts Options) (Report, error) {
-	s, err := newSanitizer(opts)
+	return sanitizeContext(ctx, r, name, w, opts, streamBatch)
+}
+
+// sanitizeContext is SanitizeContext with the blocks' streams batching
+// batch bytes (redact.Stream.Batch; 0 looks at every delta).
+func sanitizeContext(ctx context.Context, r io.Reader, name string, w io.Writer, opts Options, batch int) (Report, error) {
+	s, err := newSanitizer(opts, batch)
 	if err != nil {
 		return Report{}, err
 	}
@@ -272,7 +289,7 @@ type sanitizer struct {
 	sidIn, sidOut string
 }
 
-func newSanitizer(opts Options) (*sanitizer, error) {
+func newSanitizer(opts Options, batch int) (*sanitizer, error) {
 	s := &sanitizer{opts: opts, ids: newIDs(), clock: clock{drop: opts.DropTimes}, maxHeld: opts.MaxHeld}
 	if s.maxHeld <= 0 {
 		s.maxHeld = DefaultMaxHeld
@@ -289,6 +306,7 @@ func newSanitizer(opts Options) (*sanitizer, error) {
 	s.clean = map[string]struct{}{}
 	s.blocks = newBlocks(func() *redact.Redactor { return s.cur }, opts.Lookahead)
 	s.blocks.follow = true
+	s.blocks.batch = batch
 	return s, nil
 }
 
@@ -432,6 +450,15 @@ func (s *sanitizer) emit() error {
 	for s.queue.len() > 0 {
 		head := s.queue.front()
 		if head.hole != nil && !head.hole.done {
+			// A batching stream may be holding deltas it could release:
+			// past batchHeld bytes of records behind them it is asked to,
+			// and before its block is cut.
+			if s.held > min(batchHeld, s.maxHeld) {
+				s.blocks.release(head.hole.key)
+				if head.hole.done {
+					continue
+				}
+			}
 			if s.held <= s.maxHeld {
 				return nil
 			}
