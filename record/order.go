@@ -18,6 +18,9 @@ type lineRedactor interface {
 	// line and replaced whole; it keeps its place among the stdout lines.
 	PushStderr(line []byte) []sanitize.RedactedLine
 	Flush() []sanitize.RedactedLine
+	// Release gives back the lines held only to fill a batch; the
+	// pipeline calls it whenever no more input is waiting.
+	Release() []sanitize.RedactedLine
 	EarlyFlushes() int
 	PartialRedactions() int
 }
@@ -25,9 +28,18 @@ type lineRedactor interface {
 // newLineRedactor is where record chooses the stream redactor. provider is
 // the stream's, when known: only its delta tracker then reads the lines
 // (instead of every provider's on every line).
+//
+// Its streams batch (sanitize.LineOptions.Batch): while the child writes
+// faster than record redacts, a block's deltas are looked at once per
+// lineBatch bytes instead of once per delta, and whenever the pipeline
+// has taken all the input there is it releases them (order.settle), so a
+// child that writes a line at a time sees no more delay than before.
 func newLineRedactor(r *redact.Redactor, o *Options, provider string) lineRedactor {
-	return sanitize.NewLineRedactor(r, sanitize.LineOptions{Lookahead: o.Lookahead, MaxHeld: o.MaxHeld, Provider: provider})
+	return sanitize.NewLineRedactor(r, sanitize.LineOptions{Lookahead: o.Lookahead, MaxHeld: o.MaxHeld, Provider: provider, Batch: lineBatch})
 }
+
+// lineBatch is the batch of the line redactor's streams.
+const lineBatch = 4 << 10
 
 // arrived is one line of one stream as it arrived, waiting for its turn to
 // be written. Stdout and stderr lines wait for the line redactor to
@@ -92,6 +104,15 @@ func (o *order) flush(write func(*arrived)) {
 		return
 	}
 	o.released(o.lr.Flush(), write)
+}
+
+// settle writes the lines the redactor held only to fill a batch, for
+// when no more input is waiting.
+func (o *order) settle(write func(*arrived)) {
+	if o.lr == nil || len(o.queue) == 0 {
+		return
+	}
+	o.released(o.lr.Release(), write)
 }
 
 // released pairs the lines the redactor gave back with the lines waiting

@@ -229,7 +229,11 @@ func (p *pipeline) run() error {
 		if !p.opened && !p.firstData.IsZero() && p.opts.Now().Sub(p.firstData) >= p.opts.DetectWait {
 			p.open()
 		}
-		p.handOff(!p.q.waiting())
+		idle := !p.q.waiting()
+		if idle {
+			p.ord.settle(p.write)
+		}
+		p.handOff(idle)
 		if n > 0 {
 			continue
 		}

@@ -17,6 +17,7 @@ type fakePrefetcher struct {
 func (f *fakePrefetcher) Push([]byte) []sanitize.RedactedLine       { return nil }
 func (f *fakePrefetcher) PushStderr([]byte) []sanitize.RedactedLine { return nil }
 func (f *fakePrefetcher) Flush() []sanitize.RedactedLine            { return nil }
+func (f *fakePrefetcher) Release() []sanitize.RedactedLine          { return nil }
 func (f *fakePrefetcher) EarlyFlushes() int                         { return 0 }
 func (f *fakePrefetcher) PartialRedactions() int                    { return 0 }
 func (f *fakePrefetcher) Prefetch(lines [][]byte)                   { f.got = append([][]byte(nil), lines...) }

@@ -142,6 +142,16 @@ func (b *blocks) release(key string) {
 	}
 }
 
+// releaseAll releases what every block holding deltas can release now.
+// The blocks share nothing, so the order they go in changes nothing.
+func (b *blocks) releaseAll() {
+	for _, bs := range b.open {
+		if len(bs.holes) > 0 {
+			bs.fill(bs.op(opRelease, "", b.lookahead))
+		}
+	}
+}
+
 // cut releases every delta of the block at key without ending it (see
 // redact.Stream.Cut) and reports whether the stream redacted a tail that
 // could have started a secret.

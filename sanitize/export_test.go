@@ -14,3 +14,6 @@ func SanitizeBatched(ctx context.Context, r io.Reader, name string, w io.Writer,
 
 // StreamBatch is the batch SanitizeContext uses.
 const StreamBatch = streamBatch
+
+// RaceEnabled tells the outside tests that the race detector is on.
+const RaceEnabled = raceEnabled

@@ -24,6 +24,15 @@ type LineOptions struct {
 	// every provider's tracker does (see Sanitize's blocks for records of
 	// no known provider).
 	Provider string
+	// Batch lets each block's stream hold this many bytes of deltas
+	// before it looks at them (redact.Stream.Batch), which saves most of
+	// the redaction's work per delta when lines come faster than they are
+	// redacted; 0 looks at every delta. A caller that sets it calls
+	// Release whenever it has no more lines at hand (before it waits for
+	// input), so that a line waits for a batch only while more lines are
+	// already there to fill it. What is released is the same either way,
+	// only when it comes out moves.
+	Batch int
 }
 
 // RedactedLine is a line a LineRedactor released: the line redacted, and
@@ -107,6 +116,7 @@ func NewLineRedactor(r *redact.Redactor, opts LineOptions) *LineRedactor {
 		lr.maxHeld = DefaultMaxHeld
 	}
 	lr.blocks = newBlocks(func() *redact.Redactor { return r }, opts.Lookahead)
+	lr.blocks.batch = opts.Batch
 	return lr
 }
 
@@ -184,8 +194,11 @@ func (lr *LineRedactor) push(line []byte, stderr bool) []RedactedLine {
 		lr.blocks.push(it.hole, d.text)
 	}
 	lr.emit()
-	for _, q := range lr.queue.waiting() {
-		if !q.owned {
+	// The lines waiting from before own their bodies already (this loop
+	// made them): only this one, when it waits, may still be the
+	// caller's slice.
+	if w := lr.queue.waiting(); len(w) > 0 {
+		if q := w[len(w)-1]; q == it && !q.owned {
 			q.body, q.owned = append([]byte(nil), q.body...), true
 		}
 	}
@@ -198,6 +211,20 @@ func (lr *LineRedactor) Flush() []RedactedLine {
 	lr.out = lr.out[:0]
 	lr.blocks.flush("")
 	lr.emit()
+	return lr.out
+}
+
+// Release returns the lines that no later line can change any more: the
+// deltas the blocks' streams hold only because their batch (LineOptions.
+// Batch) is not full are looked at now, as Push would have without a
+// batch. Lines held because their text could still start a secret stay
+// held.
+func (lr *LineRedactor) Release() []RedactedLine {
+	lr.out = lr.out[:0]
+	if lr.blocks.batch > 0 {
+		lr.blocks.releaseAll()
+		lr.emit()
+	}
 	return lr.out
 }
 
@@ -236,6 +263,15 @@ func (lr *LineRedactor) emit() {
 	for lr.queue.len() > 0 {
 		head := lr.queue.front()
 		if head.hole != nil && !head.hole.done {
+			// A batching stream may be holding deltas it could release:
+			// past batchHeld bytes of lines behind them it is asked to,
+			// and before its block is cut.
+			if lr.blocks.batch > 0 && lr.held > min(batchHeld, lr.maxHeld) {
+				lr.blocks.release(head.hole.key)
+				if head.hole.done {
+					continue
+				}
+			}
 			if lr.held <= lr.maxHeld {
 				return
 			}
