@@ -46,23 +46,111 @@ func assignValue(text string, i int) (int, int) {
 // in text.
 func credentialAssignments(text string) [][2]int {
 	var out [][2]int
-	for _, re := range []*regexp.Regexp{assignRe, flagRe} {
-		for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
-			if re == assignRe && m[2] > 0 && (isIdent(text[m[2]-1]) || text[m[2]-1] == ':') {
-				// Part of a longer word, or a link of a colon chain
-				// (arn:aws:secretsmanager:…), not a name.
-				continue
-			}
-			if !credentialName(text[m[2]:m[3]]) {
-				continue
-			}
-			s, e := assignValue(text, m[1])
-			if e-s >= 8 && machineMade(text[s:e]) {
-				out = append(out, [2]int{s, e})
+	take := func(ns, ne, end int) {
+		if !credentialName(text[ns:ne]) {
+			return
+		}
+		s, e := assignValue(text, end)
+		if e-s >= 8 && machineMade(text[s:e]) {
+			out = append(out, [2]int{s, e})
+		}
+	}
+	assignments(text, func(ns, ne, end int) {
+		if ns > 0 && (isIdent(text[ns-1]) || text[ns-1] == ':') {
+			// Part of a longer word, or a link of a colon chain
+			// (arn:aws:secretsmanager:…), not a name.
+			return
+		}
+		take(ns, ne, end)
+	})
+	flags(text, take)
+	return out
+}
+
+// assignments calls f with the name and the end of every match of assignRe
+// in text, in order, as FindAllStringSubmatchIndex gives them, found in
+// one pass instead: the regexp, whose match can start at any letter, cost
+// a pass per position over prose full of colons. A name is the tail of a
+// run of name bytes, followed by an optional quote, blanks and the
+// separator; the match starts at the first letter or "_" at most 81 bytes
+// before the run ends (a longer name cannot reach the separator), and
+// ends after the separator, where the next search begins. TestAssignments
+// checks it against assignRe.
+func assignments(text string, f func(ns, ne, end int)) {
+	for i := 0; i < len(text); {
+		if !isNameByte(text[i]) {
+			i++
+			continue
+		}
+		a := i
+		for i < len(text) && isNameByte(text[i]) {
+			i++
+		}
+		b, j := i, i
+		if j < len(text) && (text[j] == '"' || text[j] == '\'') {
+			j++
+		}
+		for j < len(text) && (text[j] == ' ' || text[j] == '\t') {
+			j++
+		}
+		if j == len(text) || text[j] != '=' && text[j] != ':' {
+			continue
+		}
+		for ns := max(a, b-81); ns < b; ns++ {
+			if c := text[ns]; c == '_' || c|0x20 >= 'a' && c|0x20 <= 'z' {
+				f(ns, b, j+1)
+				i = j + 1
+				break
 			}
 		}
 	}
-	return out
+}
+
+// isNameByte is the class of assignRe's name after its first byte.
+func isNameByte(c byte) bool {
+	return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+// flags is assignments for flagRe: "--", a letter, 1 to 60 bytes of
+// letters, digits, "_" and "-", then "=" or blanks (all of them).
+func flags(text string, f func(ns, ne, end int)) {
+	for i := 0; i+3 < len(text); {
+		k := strings.Index(text[i:], "--")
+		if k < 0 {
+			return
+		}
+		p := i + k
+		i = p + 1
+		ns := p + 2
+		if ns >= len(text) || text[ns]|0x20 < 'a' || text[ns]|0x20 > 'z' {
+			continue
+		}
+		ne := ns + 1
+		for ne < len(text) && isFlagByte(text[ne]) {
+			ne++
+		}
+		if n := ne - ns - 1; n < 1 || n > 60 || ne == len(text) {
+			continue
+		}
+		end := ne
+		switch text[ne] {
+		case '=':
+			end++
+		case ' ', '\t':
+			for end < len(text) && (text[end] == ' ' || text[end] == '\t') {
+				end++
+			}
+		default:
+			continue
+		}
+		f(ns, ne, end)
+		i = end
+	}
+}
+
+// isFlagByte is the class of flagRe's name after its first letter.
+func isFlagByte(c byte) bool {
+	return c|0x20 >= 'a' && c|0x20 <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 }
 
 // credentialWords are words that name a credential on their own.
