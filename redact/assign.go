@@ -59,6 +59,27 @@ func credentialAssignmentRule() *rule {
 	return &rule{id: RuleCredentialAssignment, keywords: kw(credentialWords...), fold: true, re: re, scan: scanAssignments}
 }
 
+// credentialPair reports whether a credential word can start at a byte
+// pair: the first two letters of each of credentialWords, in either case
+// (hasPrefixFold matches ASCII letters only: every Unicode fold of these
+// letters is longer than a byte), so that most positions of a text are
+// passed over without comparing each word. TestCredentialPair keeps it
+// in step with the list.
+func credentialPair(a, b byte) bool {
+	b |= 0x20
+	switch a | 0x20 {
+	case 'p':
+		return b == 'a' || b == 'w' || b == 'r'
+	case 's', 'k':
+		return b == 'e'
+	case 't', 'c':
+		return b == 'o' || a|0x20 == 'c' && b == 'r'
+	case 'a':
+		return b == 'u'
+	}
+	return false
+}
+
 func isNameChar(c byte) bool { return isAlnum(c) || c == '_' || c == '.' || c == '-' }
 
 func isValueChar(c byte) bool {
@@ -76,9 +97,8 @@ func isValueChar(c byte) bool {
 func scanAssignments(text []byte) [][2]int {
 	var out [][2]int
 	done := 0 // names end before this offset were looked at
-	for i := 0; i < len(text); i++ {
-		c := text[i] | 0x20
-		if c != 'p' && c != 's' && c != 't' && c != 'k' && c != 'a' && c != 'c' || i < done {
+	for i := 0; i+1 < len(text); i++ {
+		if i < done || !credentialPair(text[i], text[i+1]) {
 			continue
 		}
 		hit := false
@@ -228,29 +248,36 @@ func credentialName(name []byte) int {
 		return 0
 	}
 	any := false
-	for _, w := range credentialWords {
-		if containsFold(name, []byte(w)) {
-			any = true
-			break
+	for i := 0; i+1 < len(name) && !any; i++ {
+		if !credentialPair(name[i], name[i+1]) {
+			continue
+		}
+		for _, w := range credentialWords {
+			if hasPrefixFold(name[i:], w) {
+				any = true
+				break
+			}
 		}
 	}
 	if !any {
 		return 0
 	}
+	// The last part first: a name about a credential (session_id,
+	// token_count) is the common case, and needs no rating of its parts.
 	var last []byte
+	nameSegments(name, func(seg []byte) { last = seg })
+	var buf [24]byte
+	if len(last) == 0 || len(last) <= len(buf) && notCredentialTail[string(lowerInto(buf[:0], last))] {
+		return 0
+	}
 	best := 0
 	nameSegments(name, func(seg []byte) {
-		last = seg
 		if best < 2 {
 			if r := credentialSegment(seg); r > best {
 				best = r
 			}
 		}
 	})
-	var buf [24]byte
-	if len(last) == 0 || len(last) <= len(buf) && notCredentialTail[string(lowerInto(buf[:0], last))] {
-		return 0
-	}
 	return best
 }
 
