@@ -1,8 +1,10 @@
 package redact
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -33,9 +35,15 @@ type jsonRedaction struct {
 	hi    int
 	// own holds the hits of a string scanned on its own, and lits
 	// finds rule literals in the current string from its hits.
-	own    []kwHit
-	lits   litFinder
-	frames []frame
+	own  []kwHit
+	lits litFinder
+	// long and longSpans are the last string of at least reuseMin bytes
+	// in this walk and its spans: a tool result often carries its output
+	// twice (Claude's message content and tool_use_result.stdout), and
+	// the second copy is not searched again.
+	long      []byte
+	longSpans []span
+	frames    []frame
 	// spans is the array findSpansFound fills for each string, reused:
 	// a string's spans are done with before the next string.
 	spans []span
@@ -119,6 +127,7 @@ func (j *jsonRedaction) run(r *Redactor, w *jsonwalk.Walker, b []byte, build boo
 		j.own, j.hitsB = nil, nil
 	}
 	j.lits = litFinder{}
+	j.long, j.longSpans = nil, nil
 	if err != nil {
 		if then != nil && !errors.Is(err, jsonwalk.ErrSyntax) && !errors.Is(err, jsonwalk.ErrDepth) {
 			return nil, false, nil, err
@@ -292,6 +301,12 @@ func (j *jsonRedaction) stringEdits(t *jsonwalk.Token, dec []byte, sc scope) []s
 			return []span{{start: 0, end: len(dec), rule: rule, repl: repl}}
 		}
 	}
+	// Past the key's say (wholeValue), a string's spans depend on its
+	// text alone: the same long text again gets the spans it got.
+	reuse := len(dec) >= reuseMin
+	if reuse && bytes.Equal(dec, j.long) {
+		return slices.Clone(j.longSpans)
+	}
 	cut := r.cuts(dec)
 	var spans []span
 	if len(dec) >= r.minLen {
@@ -302,8 +317,17 @@ func (j *jsonRedaction) stringEdits(t *jsonwalk.Token, dec []byte, sc scope) []s
 	if cut {
 		spans = r.truncate(dec, spans)
 	}
+	if reuse {
+		j.long, j.longSpans = append(j.long[:0], dec...), append(j.longSpans[:0], spans...)
+	}
 	return spans
 }
+
+// reuseMin is the shortest string whose spans a walk keeps for a copy of
+// it later in the same value: a copy costs a compare of its bytes, and
+// keeping one costs its length in memory until the walk ends, so only
+// texts long enough for the search to dominate are kept.
+const reuseMin = 256 << 10
 
 // cuts reports whether truncate cuts text.
 func (r *Redactor) cuts(text []byte) bool {
