@@ -58,7 +58,11 @@
 // message end. Stderr and non-JSON stdout lines form text blocks of their
 // own, so a private key printed line by line is held until its END line and
 // then replaced in every line. Records after a held one wait with it, so
-// output order is input order. Memory is bounded by the open blocks' streams
+// output order is input order. A block's stream looks at what it holds
+// once per 4 KiB of deltas rather than after every delta (redact.Stream.
+// Batch: the output is the same, and most of the work per short delta is
+// saved); once 64 KiB of records wait behind held deltas it looks at once.
+// Memory is bounded by the open blocks' streams
 // plus the records waiting, which Options.MaxHeld caps: past it, the block
 // holding the oldest record is released in parts (Report.EarlyFlushes)
 // without a leak: the held tail that could start a secret is replaced, and
@@ -93,7 +97,10 @@
 //
 // NewLineRedactor gives the same block-aware redaction to a live stream of
 // native lines (what evcap record reads from an agent): push lines as they
-// come, take the lines it releases, Flush at the end.
+// come, take the lines it releases, Flush at the end. With LineOptions.Batch
+// its streams batch too, and the caller calls Release whenever it has no
+// more lines at hand, so that lines wait for a batch only while more are
+// already there.
 //
 // # Scan
 //
