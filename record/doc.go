@@ -45,7 +45,11 @@
 // than it is redacted (several whole lines per wake-up), a helper goroutine
 // runs the rules over the lines ahead of the one being pushed
 // (LineRedactor.Prefetch), so redaction uses a second core; what is
-// released, and in which order, does not change. The normalizer, the legacy
+// released, and in which order, does not change. Likewise, while more
+// input is waiting, a block's stream looks at its deltas once per 4 KiB
+// instead of after each one, and whenever the queue runs dry the pipeline
+// releases what that held back (LineOptions.Batch, LineRedactor.Release),
+// so a child that writes a line at a time waits for no batch. The normalizer, the legacy
 // markers and the live rendering read exactly the lines as recorded, so
 // normalizing a capture's native_in again gives back its normalized_out.
 // Only events that hold what a normalizer assembled from a tool call's
