@@ -55,7 +55,14 @@ func recordCapture(c config, raw, name string) (string, error) {
 }
 
 func compare(c config) error {
-	raw, st, err := generate(c.dir, "claude.jsonl", gen.Options{Provider: "claude", Size: c.size, Seed: 1, BigLine: c.bigLine, SecretEvery: 40})
+	var raw string
+	var st gen.Stats
+	var err error
+	if c.corpusRun {
+		raw, st, err = repeatCorpus(c.dir, "claude.jsonl", c.size)
+	} else {
+		raw, st, err = generate(c.dir, "claude.jsonl", gen.Options{Provider: "claude", Size: c.size, Seed: 1, BigLine: c.bigLine, SecretEvery: 40})
+	}
 	if err != nil {
 		return err
 	}
@@ -64,8 +71,12 @@ func compare(c config) error {
 		return err
 	}
 	ci, _ := os.Stat(capPath)
-	fmt.Printf("## Main run: Claude partial-message stream, %.1f MB, %d lines, longest line %.1f MB, %d secrets planted; capture %.1f MB\n\n",
-		mb(st.Bytes), st.Lines, mb(int64(st.Longest)), len(st.Planted), mb(ci.Size()))
+	what := "Claude partial-message stream"
+	if c.corpusRun {
+		what = "real Claude partial-message outputs (" + strings.Join(corpusRunFiles, ", ") + ") repeated"
+	}
+	fmt.Printf("## Main run: %s, %.1f MB, %d lines, longest line %.1f MB, %d secrets planted; capture %.1f MB\n\n",
+		what, mb(st.Bytes), st.Lines, mb(int64(st.Longest)), len(st.Planted), mb(ci.Size()))
 
 	tools := []tool{
 		{name: "cat", argv: []string{"cat", raw}},

@@ -36,6 +36,9 @@ type config struct {
 	ticks    int
 	gitleaks string
 	skipRSS  bool
+	// corpusRun builds the main run from the real partial-message
+	// captures of testdata/corpus instead of the generator (corpusrun.go).
+	corpusRun bool
 }
 
 func main() {
@@ -59,6 +62,7 @@ func main() {
 	flag.IntVar(&c.ticks, "ticks", 3000, "lines the latency child writes, one per millisecond")
 	flag.StringVar(&c.gitleaks, "gitleaks", "", "gitleaks binary (default: from PATH; skipped when missing)")
 	flag.BoolVar(&c.skipRSS, "skip-rss", false, "skip the small/large RSS comparison")
+	flag.BoolVar(&c.corpusRun, "corpus-run", false, "build the main run from the real Claude partial-message outputs in testdata/corpus, repeated to -size, instead of the generator")
 	flag.Parse()
 	var err error
 	for _, p := range []struct {
