@@ -89,7 +89,7 @@ func Command(argv []string, opts Options) (Result, error) {
 	}
 
 	pumps := make(chan struct{}, 2)
-	passthrough := &stickyWriter{w: opts.Passthrough}
+	passthrough := &stickyWriter{w: newPipeWriter(opts.Passthrough)}
 	go pump(outR, streamStdout, p.q, passthrough, pumps)
 	go pump(errR, streamStderr, p.q, &stickyWriter{w: p.con}, pumps)
 	if inW != nil {

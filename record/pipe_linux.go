@@ -83,3 +83,74 @@ func (p *pipeReader) Read(b []byte) (int, error) {
 	}
 	return n, nil
 }
+
+// pipeWriter writes to a pipe or a socket (evcap's stdout under an
+// integration that reads --passthrough: a shell pipe, or the socket pair
+// Node gives a child) with a raw write(2) when poll(2) says a write of
+// pipeAtom bytes cannot block, for the reason pipeReader reads raw: a
+// system call made through the scheduler wakes its monitor thread when
+// the process was idle, which on a child that writes a line at a time is
+// once per line and costs more than the write (three context switches).
+// Anything poll does not clear, or a write the kernel takes in part, goes
+// through w as before, which may block as a write does.
+//
+// The poll and the write are two calls: another process writing into the
+// same pipe between them could fill it, and the raw write would then
+// block its thread without the scheduler knowing, until the reader makes
+// room. evcap is the only writer of its stdout in the set-ups it serves.
+type pipeWriter struct {
+	w  *os.File
+	fd int
+	// raw counts the bytes written raw (for the tests).
+	raw int64
+}
+
+// pipeAtom is the most a raw write carries: POSIX's PIPE_BUF, which a
+// pipe that polls writable takes whole and at once; a Unix socket that
+// polls writable has a quarter of its send buffer or more free.
+const pipeAtom = 4096
+
+// newPipeWriter returns w itself unless it is an *os.File on a pipe or a
+// socket.
+func newPipeWriter(w io.Writer) io.Writer {
+	f, ok := w.(*os.File)
+	if !ok || f == nil {
+		return w
+	}
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		return w
+	}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFIFO, unix.S_IFSOCK:
+	default:
+		return w
+	}
+	return &pipeWriter{w: f, fd: int(f.Fd())}
+}
+
+func (p *pipeWriter) Write(b []byte) (int, error) {
+	done := 0
+	for done < len(b) {
+		fds := [1]unix.PollFd{{Fd: int32(p.fd), Events: unix.POLLOUT}}
+		r, _, e := syscall.RawSyscall(syscall.SYS_POLL, uintptr(unsafe.Pointer(&fds[0])), 1, 0)
+		if e != 0 || r != 1 || fds[0].Revents&unix.POLLOUT == 0 || fds[0].Revents&(unix.POLLERR|unix.POLLHUP|unix.POLLNVAL) != 0 {
+			break
+		}
+		n := min(len(b)-done, pipeAtom)
+		w, _, e := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(p.fd), uintptr(unsafe.Pointer(&b[done])), uintptr(n))
+		if e != 0 || int(w) <= 0 {
+			break
+		}
+		done += int(w)
+		p.raw += int64(w)
+		if int(w) < n {
+			break
+		}
+	}
+	if done == len(b) {
+		return done, nil
+	}
+	n, err := p.w.Write(b[done:])
+	return done + n, err
+}

@@ -29,7 +29,7 @@ func Stream(r io.Reader, opts Options) (Result, error) {
 	go func() { done <- p.run() }()
 
 	eof := make(chan error, 1)
-	passthrough := &stickyWriter{w: opts.Passthrough}
+	passthrough := &stickyWriter{w: newPipeWriter(opts.Passthrough)}
 	go func() {
 		buf := make([]byte, 64<<10)
 		for {
