@@ -50,7 +50,7 @@ func TestJSONEventTypeLikeNativeEventType(t *testing.T) {
 				want = NativeEventType(l)
 			}
 			c.encMu.Lock()
-			_, got := c.nativePayload(l)
+			_, got := c.nativePayload(l, false)
 			c.encMu.Unlock()
 			if got != want {
 				t.Fatalf("round %d: eventType of %.200q is %q, NativeEventType says %q", round, l, got, want)

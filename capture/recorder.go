@@ -34,6 +34,10 @@ type Stamp struct {
 	Ledger   []envelope.Redaction
 	// Redact, when set, replaces Options.Redact for this record.
 	Redact func(payload []byte) ([]byte, []envelope.Redaction)
+	// CheckedJSON says a native line is known to be one valid JSON value
+	// (its redactor walked it and changed nothing): it is stored as JSON
+	// without being validated again when nothing surrounds it.
+	CheckedJSON bool
 }
 
 // Gap is the payload of a native_in gap record: bytes of a stream the
@@ -89,7 +93,7 @@ func (c *Capturer) NativeWith(line []byte, s Stamp) (seq int64, isJSON bool) {
 		return 0, false
 	}
 	c.encMu.Lock()
-	payload, eventType := c.nativePayload(line)
+	payload, eventType := c.nativePayload(line, s.CheckedJSON)
 	seq = c.writeStamped(envelope.StageNativeIn, eventType, payload, s)
 	c.encMu.Unlock()
 	c.mu.Lock()
@@ -118,7 +122,7 @@ func (c *Capturer) InputWith(line []byte, s Stamp) int64 {
 	}
 	c.encMu.Lock()
 	defer c.encMu.Unlock()
-	payload, eventType := c.nativePayload(line)
+	payload, eventType := c.nativePayload(line, s.CheckedJSON)
 	return c.writeStamped(envelope.StageNativeOut, eventType, payload, s)
 }
 
@@ -238,8 +242,14 @@ func (c *Capturer) Sequence() int64 {
 
 // nativePayload is a native line's payload and eventType; a line stored
 // as text is built in enc. The caller holds encMu.
-func (c *Capturer) nativePayload(line []byte) ([]byte, string) {
-	payload, kind := envelope.AppendNativeLine(c.enc[:0], line)
+func (c *Capturer) nativePayload(line []byte, checked bool) ([]byte, string) {
+	var payload []byte
+	var kind envelope.NativeLine
+	if checked {
+		payload, kind = envelope.AppendCheckedLine(c.enc[:0], line)
+	} else {
+		payload, kind = envelope.AppendNativeLine(c.enc[:0], line)
+	}
 	if kind == envelope.NativeJSON {
 		return payload, c.jsonEventType(line)
 	}

@@ -250,6 +250,18 @@ func AppendNativeLine(dst, line []byte) ([]byte, NativeLine) {
 	return AppendTextLine(dst, line)
 }
 
+// AppendCheckedLine is AppendNativeLine for a line the caller knows to be
+// one valid JSON value (a redactor walked it): it is not validated again,
+// only checked for what else makes a line bare (nothing around the value,
+// valid UTF-8). A line that is not valid JSON must not come here: it
+// would be embedded as it is and make the record unreadable.
+func AppendCheckedLine(dst, line []byte) ([]byte, NativeLine) {
+	if len(line) >= 2 && (line[0] == '{' && line[len(line)-1] == '}' || line[0] == '[' && line[len(line)-1] == ']') && utf8.Valid(line) {
+		return line, NativeJSON
+	}
+	return AppendNativeLine(dst, line)
+}
+
 func appendBase64Line(dst, line []byte) []byte {
 	dst = append(dst, `{"encoding":"base64","data":"`...)
 	dst = base64.StdEncoding.AppendEncode(dst, line)

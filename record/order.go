@@ -55,6 +55,9 @@ type arrived struct {
 	// viaRedactor: the line went through the line redactor (stdout, or
 	// stderr when there is one) and line and ledger are what it released.
 	viaRedactor bool
+	// checkedJSON: the redactor released the line unchanged and found it
+	// valid JSON (sanitize.RedactedLine.CheckedJSON).
+	checkedJSON bool
 }
 
 // order keeps the lines that arrived but cannot be written yet, in arrival
@@ -134,7 +137,7 @@ func (o *order) released(rls []sanitize.RedactedLine, write func(*arrived)) {
 			continue
 		}
 		a := &o.queue[o.next]
-		a.line, a.ledger, a.ready = rl.Line, rl.Ledger, true
+		a.line, a.ledger, a.ready, a.checkedJSON = rl.Line, rl.Ledger, true, rl.CheckedJSON
 		o.next++
 	}
 	n := 0

@@ -299,7 +299,7 @@ func (w *writer) write(a *arrived) {
 		seq := w.c.InputWith(line, capture.Stamp{At: a.at, Redacted: true, Ledger: l})
 		w.answer(seq, line, a.at)
 	default:
-		w.native(a.line, a.ledger, a.at)
+		w.native(a.line, a.ledger, a.at, a.checkedJSON)
 	}
 }
 
@@ -322,8 +322,8 @@ func (w *writer) answer(seq int64, line []byte, at time.Time) {
 // reads the line as recorded, so normalizing the capture's native_in again
 // gives back its normalized_out. The events and markers derived from the
 // line carry its arrival time.
-func (w *writer) native(line []byte, l []envelope.Redaction, at time.Time) {
-	seq, isJSON := w.c.NativeWith(line, capture.Stamp{At: at, Redacted: true, Ledger: l})
+func (w *writer) native(line []byte, l []envelope.Redaction, at time.Time, checked bool) {
+	seq, isJSON := w.c.NativeWith(line, capture.Stamp{At: at, Redacted: true, Ledger: l, CheckedJSON: checked})
 	if !w.warnedJSON && !isJSON && !looksJSON(line) {
 		w.warnedJSON = true
 		w.warn("stdout line %d is not JSON: is the agent's JSON output switched on (%s)?", w.nativeSeen+1, providers.JSONCommands())

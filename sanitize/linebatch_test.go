@@ -11,6 +11,7 @@ import (
 	"github.com/evcap/evcap/bench/gen"
 	"github.com/evcap/evcap/sanitize"
 	"github.com/google/go-cmp/cmp"
+	"github.com/tidwall/gjson"
 )
 
 // TestLineRedactorBatch streams real partial-message runs, and a
@@ -130,4 +131,59 @@ func TestLineRedactorBatchBound(t *testing.T) {
 		t.Errorf("%d early flushes: the batch bound must release, not cut", lr.EarlyFlushes())
 	}
 	t.Logf("at most %d bytes held (longest line %d)", most, longest)
+}
+
+// TestLineRedactorCheckedJSON: a released line says CheckedJSON only when
+// it is the line pushed, byte for byte, and valid JSON; on the corpus's
+// partial-message runs and a generated run with secrets most lines are,
+// and the lines redaction changed are not.
+func TestLineRedactorCheckedJSON(t *testing.T) {
+	var g bytes.Buffer
+	if _, err := gen.Write(&g, gen.Options{Provider: "claude", Size: 128 << 10, Seed: 9, SecretEvery: 2}); err != nil {
+		t.Fatal(err)
+	}
+	genFile := filepath.Join(t.TempDir(), "gen.stdout.jsonl")
+	if err := os.WriteFile(genFile, g.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	checked, changed := 0, 0
+	for _, c := range []corpusCapture{
+		{name: "claude/long-text-partial", provider: "claude", src: corpusDir + "/claude/long-text-partial.stdout.jsonl", run: "/tmp/realcli/runs/claude/long-text-partial"},
+		{name: "claude/tools", provider: "claude", src: corpusDir + "/claude/tools.stdout.jsonl", run: "/tmp/realcli/runs/claude/tools"},
+		{name: "generated", provider: "claude", src: genFile, run: "/home/dev"},
+	} {
+		in := c.nativeLines(t)
+		in = append(in, []byte(`{"torn":`), []byte("plain text"), []byte(` {"lead":"blank"}`))
+		for _, batch := range []int{0, 4 << 10} {
+			lr := sanitize.NewLineRedactor(c.machine().redactor(t), sanitize.LineOptions{Batch: batch})
+			var out []sanitize.RedactedLine
+			for _, l := range in {
+				for _, r := range lr.Push(l) {
+					out = append(out, sanitize.RedactedLine{Line: append([]byte(nil), r.Line...), CheckedJSON: r.CheckedJSON})
+				}
+			}
+			for _, r := range lr.Flush() {
+				out = append(out, sanitize.RedactedLine{Line: append([]byte(nil), r.Line...), CheckedJSON: r.CheckedJSON})
+			}
+			if len(out) != len(in) {
+				t.Fatalf("%s: %d lines in, %d out", c.name, len(in), len(out))
+			}
+			for i, r := range out {
+				same := bytes.Equal(r.Line, in[i])
+				if r.CheckedJSON && (!same || !gjson.ValidBytes(r.Line)) {
+					t.Fatalf("%s, line %d: CheckedJSON on a line that is changed (%v) or not JSON: %.200s", c.name, i+1, !same, r.Line)
+				}
+				if r.CheckedJSON {
+					checked++
+				}
+				if !same {
+					changed++
+				}
+			}
+		}
+	}
+	if checked == 0 || changed == 0 {
+		t.Fatalf("%d lines checked, %d changed: the test proves nothing", checked, changed)
+	}
+	t.Logf("%d lines CheckedJSON, %d changed by redaction", checked, changed)
 }

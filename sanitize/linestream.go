@@ -43,6 +43,10 @@ type RedactedLine struct {
 	Ledger []envelope.Redaction
 	// Stderr marks a line that came in through PushStderr.
 	Stderr bool
+	// CheckedJSON says Line is the line as pushed, and the redactor's walk
+	// found it one valid JSON value (as gjson.ValidBytes would): a writer
+	// that embeds JSON lines need not check it again.
+	CheckedJSON bool
 }
 
 // maxStreamedLine is the longest text line fed to its stream's block; a
@@ -107,6 +111,8 @@ type lineItem struct {
 	// line's redaction found something in it (so changed it).
 	orig       string
 	deltaFound bool
+	// same: the line is JSON and its redaction changed nothing.
+	same bool
 }
 
 // NewLineRedactor starts the redaction of one stream of native lines.
@@ -153,6 +159,8 @@ func (lr *LineRedactor) push(line []byte, stderr bool) []RedactedLine {
 		// line to learn whether it is JSON.
 		if out, f, err := lr.json(line); err == nil {
 			it.json, it.body, findings = true, out, f
+			// An unchanged line comes back as the same bytes.
+			it.same = len(out) == len(line) && (len(out) == 0 || &out[0] == &line[0])
 			d = lr.obs.observe(lr.prov, envelope.StageNativeIn, kindJSON, "", line)
 		}
 	}
@@ -308,7 +316,7 @@ func (lr *LineRedactor) newItem() *lineItem {
 func (lr *LineRedactor) finish(it *lineItem) RedactedLine {
 	h := it.hole
 	if h == nil {
-		return RedactedLine{Line: it.body, Ledger: it.ledger, Stderr: it.stderr}
+		return RedactedLine{Line: it.body, Ledger: it.ledger, Stderr: it.stderr, CheckedJSON: it.same}
 	}
 	for _, f := range h.chunk.Findings {
 		it.ledger = append(it.ledger, lr.entry(it.json, f.Rule, pointer(h.path), f.Count, f.OriginalLength))
@@ -324,11 +332,13 @@ func (lr *LineRedactor) finish(it *lineItem) RedactedLine {
 		// that text: the walk below would change nothing. (Text with
 		// invalid UTF-8 or U+FFFD is walked: the tracker's decoding and
 		// the walker's could differ there.)
-		return RedactedLine{Line: it.body, Ledger: it.ledger}
+		return RedactedLine{Line: it.body, Ledger: it.ledger, CheckedJSON: it.same}
 	}
 	lr.dw.path, lr.dw.text = h.path, h.chunk.Text
+	same := it.same
 	if out, changed, err := lr.jw.Walk(it.body, &lr.dw); err == nil && changed {
 		it.body = append([]byte(nil), out...) // out is the walker's, and lines are returned in batches
+		same = false
 	}
-	return RedactedLine{Line: it.body, Ledger: it.ledger}
+	return RedactedLine{Line: it.body, Ledger: it.ledger, CheckedJSON: same}
 }
