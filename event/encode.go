@@ -328,6 +328,13 @@ func special(w uint64, html bool) uint64 {
 	return (m | w) & highs // w's own high bits: bytes from 0x80
 }
 
+// AppendString appends s as a JSON string escaped as AppendPayload
+// escapes its strings: encoding/json's escaping without HTML escaping
+// (invalid UTF-8 as U+FFFD, U+2028 and U+2029 escaped). For a caller that
+// writes JSON strings in payloads of its own (the legacy markers) and
+// must match encoding/json byte for byte.
+func AppendString(dst []byte, s string) []byte { return appendString(dst, s, false) }
+
 // appendString appends s as a JSON string with encoding/json's escaping
 // (html: of <, > and & too).
 func appendString(dst []byte, s string, html bool) []byte {

@@ -85,6 +85,8 @@ type Deriver struct {
 	streamed  map[string]bool
 	toolsSent map[string]bool
 	sentError bool
+	// buf is where quoted builds a marker line.
+	buf []byte
 }
 
 // New returns a Deriver for a new stream.
@@ -141,12 +143,12 @@ func (d *Deriver) Event(e event.Event) []Marker {
 		switch e.Phase {
 		case event.PhaseDelta:
 			d.streamed[key] = true
-			add(name + compact(e.Text))
+			add(d.quoted(name, e.Text))
 		case event.PhaseCompleted:
 			if d.streamed[key] {
 				delete(d.streamed, key)
 			} else if e.Text != "" {
-				add(name + compact(e.Text))
+				add(d.quoted(name, e.Text))
 			}
 		}
 	case event.KindTool:
@@ -242,6 +244,17 @@ type retry struct {
 type sendError struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
+}
+
+// quoted is name + compact(text), built in d.buf: a delta marker per
+// streamed delta made an encoder, a buffer and two strings each.
+func (d *Deriver) quoted(name, text string) string {
+	d.buf = event.AppendString(append(d.buf[:0], name...), text)
+	line := string(d.buf)
+	if cap(d.buf) > 64<<10 {
+		d.buf = nil // a long text's buffer is not kept for the deltas after it
+	}
+	return line
 }
 
 // compact encodes v as one line of JSON without HTML escaping. The values
