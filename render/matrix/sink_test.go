@@ -115,7 +115,7 @@ func TestSinkEditsOneMessageOnDendrite(t *testing.T) {
 	}
 	original := rec.sent[0]
 
-	got := hs.Messages(t, room)
+	got := hs.MessagesWhenSent(t, room, len(ops))
 	if len(got) != len(ops) {
 		t.Fatalf("room has %d m.room.message events; want %d (one per op)", len(got), len(ops))
 	}
@@ -177,7 +177,7 @@ func TestFallbackSendsOnlyTheAnswerOnDendrite(t *testing.T) {
 		t.Fatalf("Broken() = %v; want the refused edit", d.Broken())
 	}
 
-	got := hs.Messages(t, room)
+	got := hs.MessagesWhenSent(t, room, 2)
 	var bodies []string
 	for _, ev := range got {
 		if ev.Get("content.m\\.relates_to").Exists() {

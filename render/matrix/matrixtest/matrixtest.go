@@ -177,6 +177,21 @@ func (hs *Homeserver) NewRoom(t testing.TB, name string) string {
 	return resp.RoomID.String()
 }
 
+// MessagesWhenSent is Messages once the room holds at least n of them
+// (or 10 s went by), read again a moment later so that a message that
+// should not be there has had the same time to arrive: Dendrite hands an
+// event sent to its sync and history APIs after the send returns, so a
+// read right after the last send can miss it.
+func (hs *Homeserver) MessagesWhenSent(t testing.TB, room string, n int) []gjson.Result {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(hs.Messages(t, room)) < n && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	return hs.Messages(t, room)
+}
+
 // Messages reads the room's m.room.message events back through the
 // homeserver's API with plain HTTP (not the library under test), oldest
 // first, as raw JSON. It pages backwards from the newest event (dendrite
