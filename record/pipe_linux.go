@@ -100,7 +100,12 @@ func (p *pipeReader) Read(b []byte) (int, error) {
 // room. evcap is the only writer of its stdout in the set-ups it serves.
 type pipeWriter struct {
 	w  *os.File
-	fd int
+	rc syscall.RawConn
+	// The bytes of the write in progress and how many went out raw,
+	// fields so that fill (bound once) does not allocate a closure.
+	b    []byte
+	done int
+	fill func(fd uintptr)
 	// raw counts the bytes written raw (for the tests).
 	raw int64
 }
@@ -111,43 +116,61 @@ type pipeWriter struct {
 const pipeAtom = 4096
 
 // newPipeWriter returns w itself unless it is an *os.File on a pipe or a
-// socket.
+// socket. The descriptor is reached through SyscallConn, not Fd, which
+// would switch a non-blocking descriptor (an os.Pipe's) to blocking.
 func newPipeWriter(w io.Writer) io.Writer {
 	f, ok := w.(*os.File)
 	if !ok || f == nil {
 		return w
 	}
-	var st unix.Stat_t
-	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+	rc, err := f.SyscallConn()
+	if err != nil {
 		return w
 	}
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFIFO, unix.S_IFSOCK:
-	default:
+	pipe := false
+	if rc.Control(func(fd uintptr) {
+		var st unix.Stat_t
+		if unix.Fstat(int(fd), &st) == nil {
+			m := st.Mode & unix.S_IFMT
+			pipe = m == unix.S_IFIFO || m == unix.S_IFSOCK
+		}
+	}) != nil || !pipe {
 		return w
 	}
-	return &pipeWriter{w: f, fd: int(f.Fd())}
+	p := &pipeWriter{w: f, rc: rc}
+	p.fill = p.writeRaw
+	return p
+}
+
+// writeRaw writes p.b from p.done on, pipeAtom bytes at a time, for as
+// long as the descriptor polls writable.
+func (p *pipeWriter) writeRaw(fd uintptr) {
+	for p.done < len(p.b) {
+		fds := [1]unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
+		r, _, e := syscall.RawSyscall(syscall.SYS_POLL, uintptr(unsafe.Pointer(&fds[0])), 1, 0)
+		if e != 0 || r != 1 || fds[0].Revents&unix.POLLOUT == 0 || fds[0].Revents&(unix.POLLERR|unix.POLLHUP|unix.POLLNVAL) != 0 {
+			return
+		}
+		n := min(len(p.b)-p.done, pipeAtom)
+		w, _, e := syscall.RawSyscall(syscall.SYS_WRITE, fd, uintptr(unsafe.Pointer(&p.b[p.done])), uintptr(n))
+		if e != 0 || int(w) <= 0 {
+			return
+		}
+		p.done += int(w)
+		p.raw += int64(w)
+		if int(w) < n {
+			return
+		}
+	}
 }
 
 func (p *pipeWriter) Write(b []byte) (int, error) {
-	done := 0
-	for done < len(b) {
-		fds := [1]unix.PollFd{{Fd: int32(p.fd), Events: unix.POLLOUT}}
-		r, _, e := syscall.RawSyscall(syscall.SYS_POLL, uintptr(unsafe.Pointer(&fds[0])), 1, 0)
-		if e != 0 || r != 1 || fds[0].Revents&unix.POLLOUT == 0 || fds[0].Revents&(unix.POLLERR|unix.POLLHUP|unix.POLLNVAL) != 0 {
-			break
-		}
-		n := min(len(b)-done, pipeAtom)
-		w, _, e := syscall.RawSyscall(syscall.SYS_WRITE, uintptr(p.fd), uintptr(unsafe.Pointer(&b[done])), uintptr(n))
-		if e != 0 || int(w) <= 0 {
-			break
-		}
-		done += int(w)
-		p.raw += int64(w)
-		if int(w) < n {
-			break
-		}
-	}
+	p.b, p.done = b, 0
+	// Control holds the descriptor open for the call (a closed File
+	// fails it, and the write below reports that).
+	_ = p.rc.Control(p.fill)
+	done := p.done
+	p.b = nil
 	if done == len(b) {
 		return done, nil
 	}

@@ -15,7 +15,9 @@ import (
 // atom, more than a pipe holds) through newPipeWriter into a pipe and a
 // Unix socket pair, read by a reader that is quick and by one that makes
 // the writer wait: every byte arrives, in order; the raw path carries the
-// writes while the reader keeps up; a file is written as it is.
+// writes while the reader keeps up; os.Pipe's descriptor stays
+// non-blocking (File.Fd would have made it blocking); a file is written
+// as it is.
 func TestPipeWriter(t *testing.T) {
 	var want []byte
 	var chunks [][]byte
@@ -62,6 +64,9 @@ func TestPipeWriter(t *testing.T) {
 					time.Sleep(2 * time.Millisecond) // the reader catches up
 				}
 			}
+			if kind == "pipe" && !nonBlocking(t, w) {
+				t.Errorf("the pipe's descriptor was switched to blocking")
+			}
 			w.Close()
 			b := <-got
 			r.Close()
@@ -91,4 +96,22 @@ func firstDifference(a, b []byte) int {
 		}
 	}
 	return min(len(a), len(b))
+}
+
+// nonBlocking reports whether f's descriptor has O_NONBLOCK set, read
+// without File.Fd (which clears it).
+func nonBlocking(t *testing.T, f *os.File) bool {
+	t.Helper()
+	rc, err := f.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := false
+	if err := rc.Control(func(fd uintptr) {
+		fl, err := unix.FcntlInt(fd, unix.F_GETFL, 0)
+		nb = err == nil && fl&unix.O_NONBLOCK != 0
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return nb
 }

@@ -60,9 +60,9 @@ type blocks struct {
 	// is set (Sanitize; a LineRedactor has native blocks only).
 	follow  bool
 	leaders []*blockStream
-	// batch is the streams' redact.Stream.Batch: Sanitize, which has the
-	// whole capture, lets a stream look at its held text once per batch
-	// bytes instead of once per delta; a LineRedactor (live) looks at
+	// batch is the streams' redact.Stream.Batch: a stream looks at its
+	// held text once per batch bytes instead of once per delta (Sanitize
+	// always; a LineRedactor when LineOptions.Batch is set); 0 looks at
 	// every delta.
 	batch int
 }
@@ -134,12 +134,19 @@ func lineChunk(h *hole) {
 	h.chunk.Text = t
 }
 
-// release releases what the block at key can release now (see
-// redact.Stream.Release).
-func (b *blocks) release(key string) {
-	if bs := b.open[key]; bs != nil {
-		bs.fill(bs.op(opRelease, "", b.lookahead))
+// releaseHead asks a batching block whose delta heads the waiting records
+// to release what it can, once more than batchHeld (at most maxHeld)
+// bytes of records wait: a block whose end comes late (or never) would
+// otherwise keep them until its batch filled. It reports whether the
+// head's delta is released.
+func (b *blocks) releaseHead(h *hole, held, maxHeld int) bool {
+	if b.batch <= 0 || held <= min(batchHeld, maxHeld) {
+		return false
 	}
+	if bs := b.open[h.key]; bs != nil {
+		bs.fill(bs.op(opRelease, "", b.lookahead)) // see redact.Stream.Release
+	}
+	return h.done
 }
 
 // releaseAll releases what every block holding deltas can release now.

@@ -271,14 +271,8 @@ func (lr *LineRedactor) emit() {
 	for lr.queue.len() > 0 {
 		head := lr.queue.front()
 		if head.hole != nil && !head.hole.done {
-			// A batching stream may be holding deltas it could release:
-			// past batchHeld bytes of lines behind them it is asked to,
-			// and before its block is cut.
-			if lr.blocks.batch > 0 && lr.held > min(batchHeld, lr.maxHeld) {
-				lr.blocks.release(head.hole.key)
-				if head.hole.done {
-					continue
-				}
+			if lr.blocks.releaseHead(head.hole, lr.held, lr.maxHeld) {
+				continue
 			}
 			if lr.held <= lr.maxHeld {
 				return

@@ -31,8 +31,7 @@ const DefaultMaxHeld = 4 << 20
 const streamBatch = 4 << 10
 
 // batchHeld bounds the bytes of records that wait behind a batching
-// stream's held deltas: a block whose end comes late (or never) would
-// otherwise hold up to MaxHeld bytes of records until a batch filled.
+// stream's held deltas (blocks.releaseHead).
 const batchHeld = 64 << 10
 
 // ErrInvalidCapture is wrapped by errors about input that is not a capture
@@ -450,14 +449,8 @@ func (s *sanitizer) emit() error {
 	for s.queue.len() > 0 {
 		head := s.queue.front()
 		if head.hole != nil && !head.hole.done {
-			// A batching stream may be holding deltas it could release:
-			// past batchHeld bytes of records behind them it is asked to,
-			// and before its block is cut.
-			if s.held > min(batchHeld, s.maxHeld) {
-				s.blocks.release(head.hole.key)
-				if head.hole.done {
-					continue
-				}
+			if s.blocks.releaseHead(head.hole, s.held, s.maxHeld) {
+				continue
 			}
 			if s.held <= s.maxHeld {
 				return nil
