@@ -209,16 +209,19 @@ func EncodeNativeLine(line []byte) (json.RawMessage, NativeLine) {
 // trailing "\r" would be JSON whitespace that a reader drops) and valid
 // UTF-8 (which JSON requires, though lenient parsers accept it).
 func isBareJSON(line []byte) bool {
+	// jsonpick.Valid accepts exactly what gjson.ValidBytes accepts, in
+	// one pass that is about 40 % faster on agents' lines.
+	return bareShape(line) && jsonpick.Valid(line)
+}
+
+// bareShape is isBareJSON but for the validation: an object or array
+// with nothing around it, in valid UTF-8.
+func bareShape(line []byte) bool {
 	if len(line) < 2 {
 		return false
 	}
 	first, last := line[0], line[len(line)-1]
-	if !((first == '{' && last == '}') || (first == '[' && last == ']')) {
-		return false
-	}
-	// jsonpick.Valid accepts exactly what gjson.ValidBytes accepts, in
-	// one pass that is about 40 % faster on agents' lines.
-	return utf8.Valid(line) && jsonpick.Valid(line)
+	return (first == '{' && last == '}' || first == '[' && last == ']') && utf8.Valid(line)
 }
 
 // EncodeTextLine stores a line as text whatever it contains (stderr lines):
@@ -256,10 +259,10 @@ func AppendNativeLine(dst, line []byte) ([]byte, NativeLine) {
 // valid UTF-8). A line that is not valid JSON must not come here: it
 // would be embedded as it is and make the record unreadable.
 func AppendCheckedLine(dst, line []byte) ([]byte, NativeLine) {
-	if len(line) >= 2 && (line[0] == '{' && line[len(line)-1] == '}' || line[0] == '[' && line[len(line)-1] == ']') && utf8.Valid(line) {
+	if bareShape(line) {
 		return line, NativeJSON
 	}
-	return AppendNativeLine(dst, line)
+	return AppendTextLine(dst, line)
 }
 
 func appendBase64Line(dst, line []byte) []byte {
