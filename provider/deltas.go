@@ -42,6 +42,11 @@ type Delta struct {
 	// line that opens it, never by a delta line. It belongs to the block's
 	// text but is not a delta: a tool re-splitting deltas leaves it whole.
 	Start bool
+	// Text is the piece's decoded text (what Locate returns), set on
+	// every piece that is not Start: the tracker read it to judge the
+	// line, so a consumer need not look it up again. It may point into
+	// the line and is valid only as long as the line's bytes are.
+	Text string
 }
 
 // Deltas follows the blocks of one native stream. Line is called with
@@ -57,4 +62,14 @@ type Deltas interface {
 	// still open when the stream ends are never listed. The returned
 	// slice is valid until the next Line call.
 	Ended() []string
+}
+
+// ValidDeltas is a Deltas that can judge a line its caller has already
+// found to be one valid JSON value (a JSON line, not a framed SSE line)
+// without checking it again. LineValid returns what Line would for such a
+// line, and moves the tracker on the same way; on a line that is not
+// valid JSON what it returns is unspecified.
+type ValidDeltas interface {
+	Deltas
+	LineValid(line []byte) []Delta
 }

@@ -80,10 +80,8 @@ type observer struct {
 	trackers map[string]provider.Deltas // per provider name, made at its first native line
 	known    map[string]bool            // whether the registry knows a provider name, asked once
 	names    []string                   // the registry's names, for lines of no known provider
-	// The last block key and gjson path made (blockKey, gjsonPath).
+	// The last block key made (blockKey).
 	keyName, keyBlock, key string
-	path                   []string
-	gpath                  string
 }
 
 func newObserver() *observer {
@@ -268,13 +266,16 @@ func legacyKey(marker string) string {
 
 // observe classifies a record's body for block tracking. kind tells how
 // the body was taken from the payload.
-func (b *observer) observe(prov string, stage envelope.Stage, kind payloadKind, marker string, body []byte) delta {
+func (b *observer) observe(prov string, stage envelope.Stage, kind payloadKind, marker string, body []byte, valid bool) delta {
 	switch stage {
 	case envelope.StageNativeIn:
 		if kind != kindJSON && kind != kindSSE {
 			return delta{}
 		}
-		return b.native(prov, body)
+		// A JSON line the line redactor walked is valid, and so is an SSE
+		// frame's data (split checks it); a capture's JSON payload is
+		// checked by the tracker.
+		return b.native(prov, body, valid || kind == kindSSE)
 	case envelope.StageNormalizedOut:
 		if kind != kindJSON {
 			return delta{}

@@ -161,7 +161,7 @@ func (lr *LineRedactor) push(line []byte, stderr bool) []RedactedLine {
 			it.json, it.body, findings = true, out, f
 			// An unchanged line comes back as the same bytes.
 			it.same = len(out) == len(line) && (len(out) == 0 || &out[0] == &line[0])
-			d = lr.obs.observe(lr.prov, envelope.StageNativeIn, kindJSON, "", line)
+			d = lr.obs.observe(lr.prov, envelope.StageNativeIn, kindJSON, "", line, true)
 		}
 	}
 	textKey := "text|stdout"

@@ -1,11 +1,10 @@
 package sanitize
 
 import (
-	"slices"
 	"strings"
 
+	"github.com/evcap/evcap/provider"
 	"github.com/evcap/evcap/providers"
-	"github.com/tidwall/gjson"
 )
 
 // Native stdout lines are a provider's wire format: which of them carry a
@@ -18,11 +17,12 @@ import (
 // nativeKey is the prefix of the blocks of native stdout.
 const nativeKey = "native|"
 
-// native classifies one native stdout line of the named provider. A
+// native classifies one native stdout line of the named provider (valid
+// when the caller has found it to be one valid JSON value). A
 // provider the registry does not know ("" before a live stream is
 // detected) has its line judged by every provider's tracker: ends from all
 // of them, the piece from the first (by name) that finds one.
-func (b *observer) native(name string, body []byte) delta {
+func (b *observer) native(name string, body []byte, valid bool) delta {
 	var d delta
 	known, seen := b.known[name]
 	if !seen {
@@ -32,21 +32,22 @@ func (b *observer) native(name string, body []byte) delta {
 		b.known[name] = known
 	}
 	if known {
-		b.track(name, body, &d)
+		b.track(name, body, valid, &d)
 		return d
 	}
 	if b.names == nil {
 		b.names = providers.Names()
 	}
 	for _, n := range b.names {
-		b.track(n, body, &d)
+		b.track(n, body, valid, &d)
 	}
 	return d
 }
 
 // track feeds body to the named provider's tracker and adds what it found
-// to d (the piece only when d has none yet).
-func (b *observer) track(name string, body []byte, d *delta) {
+// to d (the piece only when d has none yet). A valid body goes to a
+// tracker's LineValid, which does not check it again.
+func (b *observer) track(name string, body []byte, valid bool, d *delta) {
 	tr, ok := b.trackers[name]
 	if !ok {
 		if desc, found := providers.Lookup(name); found && desc.Deltas != nil {
@@ -57,7 +58,12 @@ func (b *observer) track(name string, body []byte, d *delta) {
 	if tr == nil {
 		return
 	}
-	pieces := tr.Line(body)
+	var pieces []provider.Delta
+	if vt, ok := tr.(provider.ValidDeltas); ok && valid {
+		pieces = vt.LineValid(body)
+	} else {
+		pieces = tr.Line(body)
+	}
 	for _, e := range tr.Ended() {
 		d.ends = append(d.ends, b.blockKey(name, e))
 	}
@@ -68,10 +74,12 @@ func (b *observer) track(name string, body []byte, d *delta) {
 		if p.Start {
 			continue
 		}
-		// The text is looked up in place (gjson.GetBytes would copy the
-		// value's raw bytes too) and copied: the delta keeps it.
-		if v := gjson.Get(bytesString(body), b.gjsonPath(p.Path)); v.Type == gjson.String {
-			d.key, d.path, d.text, d.isDelt = b.blockKey(name, p.Block), p.Path, strings.Clone(v.String()), true
+		// The tracker read the piece's text to judge the line
+		// (Delta.Text); it may point into body, so it is copied: the
+		// delta keeps it. A piece past a frame (Offset > 0) is not at its
+		// path in body.
+		if p.Offset == 0 {
+			d.key, d.path, d.text, d.isDelt = b.blockKey(name, p.Block), p.Path, strings.Clone(p.Text), true
 		}
 		break
 	}
@@ -84,33 +92,4 @@ func (b *observer) blockKey(name, block string) string {
 		b.keyName, b.keyBlock, b.key = name, block, nativeKey+name+"|"+block+"\x00"
 	}
 	return b.key
-}
-
-// gjsonPath is the package's gjsonPath, with the last path's kept.
-func (b *observer) gjsonPath(path []string) string {
-	if !slices.Equal(path, b.path) || b.gpath == "" {
-		b.path, b.gpath = slices.Clone(path), gjsonPath(path)
-	}
-	return b.gpath
-}
-
-// gjsonPath writes a piece's path as a gjson path, escaping what gjson
-// reads as syntax.
-func gjsonPath(path []string) string {
-	var sb strings.Builder
-	for i, p := range path {
-		if i > 0 {
-			sb.WriteByte('.')
-		}
-		for j := 0; j < len(p); j++ {
-			switch c := p[j]; c {
-			case '.', '*', '?', '|', '#', '@', '\\', '!', '=', '<', '>', '%':
-				sb.WriteByte('\\')
-				sb.WriteByte(c)
-			default:
-				sb.WriteByte(c)
-			}
-		}
-	}
-	return sb.String()
 }

@@ -401,7 +401,7 @@ func (s *sanitizer) prep(h held) prepped {
 		it.addErr = errors.New("payload string does not decode")
 		return it
 	}
-	d := s.obs.observe(rec.Provider, rec.Stage, kind, marker(prefix), body)
+	d := s.obs.observe(rec.Provider, rec.Stage, kind, marker(prefix), body, false)
 	textLine := kind == kindText && rec.Stage == envelope.StageNativeIn &&
 		(rec.EventType == envelope.EventStderr || rec.EventType == envelope.EventNonJSON)
 	if textLine && len(body) <= min(maxStreamedLine, s.maxString()) {

@@ -2,7 +2,9 @@ package claude
 
 import (
 	"strconv"
+	"strings"
 
+	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/evcap/evcap/provider"
 	"github.com/tidwall/gjson"
 )
@@ -22,6 +24,7 @@ type Deltas struct {
 	serial int
 	out    []provider.Delta
 	ended  []string
+	pick   *jsonpick.Nested // made by the first stream_event line
 }
 
 // agentBlocks is what one agent (by parent_tool_use_id) has open.
@@ -44,48 +47,73 @@ var (
 )
 
 // Line implements provider.Deltas.
-func (d *Deltas) Line(line []byte) []provider.Delta {
+func (d *Deltas) Line(line []byte) []provider.Delta { return d.line(line, false) }
+
+// LineValid implements provider.ValidDeltas: sanitize's line redactor has
+// walked the line already, and its walk validates.
+func (d *Deltas) LineValid(line []byte) []provider.Delta { return d.line(line, true) }
+
+// What the tracker reads of a stream_event line, in one walk (see
+// deltaPick), and the index of each in the walk's results.
+var (
+	trackKeys      = []string{"type", "parent_tool_use_id", "event"}
+	trackEventKeys = []string{"type", "index", "message", "content_block", "delta"}
+	trackBlockKeys = []string{"type", "text", "thinking"}
+	trackMsgKeys   = []string{"id"}
+)
+
+const (
+	tType = iota
+	tParent
+	tEvent
+)
+
+const (
+	teType = iota
+	teIndex
+	teMessage
+	teBlock
+	teDelta
+)
+
+// deltaPick reads trackKeys, the event's trackEventKeys, and the members
+// of its message, content_block and delta the tracker looks at. Like
+// gjson.Get (and the Normalizer's walk) it takes the first of duplicate
+// keys.
+func deltaPick() *jsonpick.Nested {
+	p := jsonpick.NewNested(trackKeys)
+	ev := jsonpick.NewNested(trackEventKeys)
+	ev.Sub[teMessage] = jsonpick.NewNested(trackMsgKeys)
+	ev.Sub[teBlock] = jsonpick.NewNested(trackBlockKeys)
+	ev.Sub[teDelta] = jsonpick.NewNested(deltaKeys)
+	p.Sub[tEvent] = ev
+	return p
+}
+
+// line is Line; valid says the caller has validated the line. The walk
+// reads the line in place: what the tracker keeps of it (an agent's
+// parent_tool_use_id, a message id) is copied.
+func (d *Deltas) line(line []byte, valid bool) []provider.Delta {
 	d.out, d.ended = d.out[:0], d.ended[:0]
 	// Most lines are not stream events, and some are long (tool outputs):
 	// the type, Claude Code's first key, is read before the line is
 	// validated, so those are not scanned twice.
-	if gjson.GetBytes(line, "type").String() != "stream_event" || !gjson.ValidBytes(line) {
+	if gjson.GetBytes(line, "type").String() != "stream_event" || (!valid && !gjson.ValidBytes(line)) {
 		return nil
 	}
-	// One pass over the top level and one over the event: the fields are
-	// read where they are, not looked up from the root one by one.
-	var ev, parent gjson.Result
-	gjson.ParseBytes(line).ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "event":
-			ev = v
-		case "parent_tool_use_id":
-			parent = v
-		}
-		return true
-	})
-	var typ, index, message, block, delta gjson.Result
-	ev.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
-		case "type":
-			typ = v
-		case "index":
-			index = v
-		case "message":
-			message = v
-		case "content_block":
-			block = v
-		case "delta":
-			delta = v
-		}
-		return true
-	})
-	a := d.agent(parent.String())
-	idx := index.Int()
-	switch typ.String() {
+	if d.pick == nil {
+		d.pick = deltaPick()
+	}
+	jsonpick.PickNested(jsonpick.ParseOwned(line), d.pick)
+	top := d.pick.Out
+	evp := d.pick.Sub[tEvent]
+	ev := evp.Out
+	a := d.agent(top[tParent].String())
+	idx := ev[teIndex].Int()
+	switch ev[teType].String() {
 	case "message_start":
 		a.endAll(d)
-		a.msgID = message.Get("id").String()
+		a.msgID = strings.Clone(evp.Sub[teMessage].Out[0].String())
 	case "message_stop":
 		// Nothing streams into a message after its stop: a block left
 		// open by a stream that lost its content_block_stop ends here,
@@ -94,39 +122,42 @@ func (d *Deltas) Line(line []byte) []provider.Delta {
 	case "content_block_start":
 		a.end(d, idx)
 		id := d.open(a, idx)
-		switch block.Get("type").String() {
+		block := evp.Sub[teBlock].Out
+		switch block[0].String() {
 		case "text":
-			if block.Get("text").Type == gjson.String {
+			if block[1].Type == gjson.String {
 				d.out = append(d.out, provider.Delta{Block: id, Path: pathStartText, Kind: provider.DeltaText, Start: true})
 			}
 		case "thinking":
-			if block.Get("thinking").Type == gjson.String {
+			if block[2].Type == gjson.String {
 				d.out = append(d.out, provider.Delta{Block: id, Path: pathStartThnk, Kind: provider.DeltaThinking, Start: true})
 			}
 		}
 	case "content_block_stop":
 		a.end(d, idx)
 	case "content_block_delta":
+		delta := evp.Sub[teDelta].Out
 		var path []string
 		var kind provider.DeltaKind
-		switch delta.Get("type").String() {
+		var text gjson.Result
+		switch delta[dType].String() {
 		case "text_delta":
-			path, kind = pathText, provider.DeltaText
+			path, kind, text = pathText, provider.DeltaText, delta[dText]
 		case "thinking_delta":
-			path, kind = pathThinking, provider.DeltaThinking
+			path, kind, text = pathThinking, provider.DeltaThinking, delta[dThinking]
 		case "input_json_delta":
-			path, kind = pathToolInput, provider.DeltaToolInput
+			path, kind, text = pathToolInput, provider.DeltaToolInput, delta[dPartialJSON]
 		default:
 			return nil
 		}
-		if delta.Get(path[2]).Type != gjson.String {
+		if text.Type != gjson.String {
 			return nil
 		}
 		id, ok := a.blocks[idx]
 		if !ok {
 			id = d.open(a, idx)
 		}
-		d.out = append(d.out, provider.Delta{Block: id, Path: path, Kind: kind})
+		d.out = append(d.out, provider.Delta{Block: id, Path: path, Kind: kind, Text: text.Str})
 	}
 	return d.out
 }
@@ -137,6 +168,7 @@ func (d *Deltas) Ended() []string { return d.ended }
 func (d *Deltas) agent(parent string) *agentBlocks {
 	a := d.agents[parent]
 	if a == nil {
+		parent = strings.Clone(parent)
 		a = &agentBlocks{parent: parent, blocks: map[int64]string{}}
 		d.agents[parent] = a
 	}

@@ -63,11 +63,17 @@ var pathDelta = []string{"msg", "delta"}
 func NewDeltas() *Deltas { return &Deltas{} }
 
 // Line implements provider.Deltas.
-func (d *Deltas) Line(line []byte) []provider.Delta {
+func (d *Deltas) Line(line []byte) []provider.Delta { return d.line(line, false) }
+
+// LineValid implements provider.ValidDeltas.
+func (d *Deltas) LineValid(line []byte) []provider.Delta { return d.line(line, true) }
+
+// line is Line; valid says the caller has validated the line.
+func (d *Deltas) line(line []byte, valid bool) []provider.Delta {
 	d.n = 0
 	// Every line that matters names an agent_* type; other lines (the
 	// item protocols' whole items, tool output) are not validated at all.
-	if !bytes.Contains(line, agentType) || !gjson.ValidBytes(line) {
+	if !bytes.Contains(line, agentType) || (!valid && !gjson.ValidBytes(line)) {
 		return nil
 	}
 	msg := gjson.GetBytes(line, "msg")
@@ -83,10 +89,11 @@ func (d *Deltas) Line(line []byte) []provider.Delta {
 				b.open = true
 				b.seq++
 			}
-			if msg.Get("delta").Type != gjson.String {
+			piece := msg.Get("delta")
+			if piece.Type != gjson.String {
 				return nil // the block is open, but there is no piece to point at
 			}
-			d.out[0] = provider.Delta{Block: k.blockID(b.seq), Path: pathDelta, Kind: k.kind}
+			d.out[0] = provider.Delta{Block: k.blockID(b.seq), Path: pathDelta, Kind: k.kind, Text: piece.Str}
 			return d.out[:]
 		case k.whole:
 			if b.open {

@@ -27,14 +27,20 @@ func NewDeltas() *Deltas { return &Deltas{} }
 var pathContent = []string{"content"}
 
 // Line implements provider.Deltas.
-func (d *Deltas) Line(line []byte) []provider.Delta {
+func (d *Deltas) Line(line []byte) []provider.Delta { return d.line(line, false) }
+
+// LineValid implements provider.ValidDeltas.
+func (d *Deltas) LineValid(line []byte) []provider.Delta { return d.line(line, true) }
+
+// line is Line; valid says the caller has validated the line.
+func (d *Deltas) line(line []byte, valid bool) []provider.Delta {
 	d.n = 0
 	// With no run open only an assistant delta matters: the type is read
 	// before the line is validated, so other long lines are not scanned twice.
 	if d.open == "" && gjson.GetBytes(line, "type").String() != "message" {
 		return nil
 	}
-	if !gjson.ValidBytes(line) {
+	if !valid && !gjson.ValidBytes(line) {
 		return nil
 	}
 	v := gjson.GetManyBytes(line, "type", "role", "delta", "content")
@@ -51,7 +57,7 @@ func (d *Deltas) Line(line []byte) []provider.Delta {
 				if v[3].Type != gjson.String {
 					return nil // still in the run, but no piece to point at
 				}
-				d.out[0] = provider.Delta{Block: d.open, Path: pathContent, Kind: provider.DeltaText}
+				d.out[0] = provider.Delta{Block: d.open, Path: pathContent, Kind: provider.DeltaText, Text: v[3].Str}
 				return d.out[:]
 			}
 		}

@@ -36,7 +36,14 @@ func NewDeltas() *Deltas {
 var pathPartDelta = []string{"properties", "delta"}
 
 // Line implements provider.Deltas.
-func (d *Deltas) Line(line []byte) []provider.Delta {
+func (d *Deltas) Line(line []byte) []provider.Delta { return d.line(line, false) }
+
+// LineValid implements provider.ValidDeltas: a line its caller found to be
+// JSON is not framed, and is not validated again.
+func (d *Deltas) LineValid(line []byte) []provider.Delta { return d.line(line, true) }
+
+// line is Line; valid says the caller has validated the line.
+func (d *Deltas) line(line []byte, valid bool) []provider.Delta {
 	d.ended = d.ended[:0]
 	payload, kind := sseFrame(line)
 	switch kind {
@@ -52,7 +59,7 @@ func (d *Deltas) Line(line []byte) []provider.Delta {
 	default:
 		return nil
 	}
-	if !gjson.ValidBytes(payload) {
+	if !(valid && kind == frameJSON) && !gjson.ValidBytes(payload) {
 		return nil
 	}
 	offset := len(line) - len(payload)
@@ -76,7 +83,7 @@ func (d *Deltas) Line(line []byte) []provider.Delta {
 		if d.reasoning[part] {
 			k = provider.DeltaThinking
 		}
-		d.out[0] = provider.Delta{Block: id, Path: pathPartDelta, Offset: offset, Kind: k}
+		d.out[0] = provider.Delta{Block: id, Path: pathPartDelta, Offset: offset, Kind: k, Text: f[2].Str}
 		return d.out[:]
 	case "message.part.updated":
 		f := gjson.GetMany(p.Raw, "part.id", "part.type", "part.time.end")
