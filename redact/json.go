@@ -55,6 +55,9 @@ type jsonRedaction struct {
 	ptr     []byte
 	// then sees every token after redaction (JSONVisit).
 	then jsonwalk.Visitor
+	// memo holds the short strings this walk's Redactor found clean,
+	// kept from walk to walk with the pooled jsonRedaction.
+	memo cleanMemo
 }
 
 // frame is what the members or elements of one object or array inherit.
@@ -111,6 +114,7 @@ func (r *Redactor) JSONVisit(w *jsonwalk.Walker, b []byte, then jsonwalk.Visitor
 // and handing each token on to then.
 func (j *jsonRedaction) run(r *Redactor, w *jsonwalk.Walker, b []byte, build bool, then jsonwalk.Visitor) ([]byte, bool, []Finding, error) {
 	j.r, j.build, j.led, j.then = r, build, ledger{}, then
+	j.memo.reset(r)
 	j.frames, j.key, j.keyNorm, j.keyCred = j.frames[:0], j.key[:0], "", 0
 	j.in, j.hits, j.hi = b, j.hits[:0], 0
 	if len(b) <= maxHitsLine {
@@ -168,7 +172,11 @@ func (j *jsonRedaction) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
 			j.keyNorm = foldKey(dec)
 		}
 		var edits []span
-		if len(dec) >= j.r.minLen {
+		if len(dec) < j.r.minLen {
+			j.keyCred = credentialName(dec)
+		} else if cred, ok := j.memo.cleanKey(dec); ok && !t.Escaped() {
+			j.keyCred = cred
+		} else {
 			found := j.found(t, dec)
 			edits = j.r.findSpansAt(dec, &found, j.spans, &j.lits)
 			j.keepSpans(edits)
@@ -178,8 +186,9 @@ func (j *jsonRedaction) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
 			if c := j.r.credPrio; c < 0 || found.has(c) {
 				j.keyCred = credentialName(dec)
 			}
-		} else {
-			j.keyCred = credentialName(dec)
+			if len(edits) == 0 && !t.Escaped() {
+				j.memo.noteKey(dec, j.keyCred)
+			}
 		}
 		if len(edits) > 0 {
 			// A key's own findings are reported at the member it names.
@@ -309,10 +318,16 @@ func (j *jsonRedaction) stringEdits(t *jsonwalk.Token, dec []byte, sc scope) []s
 	}
 	cut := r.cuts(dec)
 	var spans []span
-	if len(dec) >= r.minLen {
+	// A short text this walk's Redactor searched before and found clean
+	// (cleanMemo) is not searched again.
+	memo := !cut && !t.Escaped() && len(dec) <= memoMaxLen
+	if len(dec) >= r.minLen && !(memo && j.memo.cleanValue(dec)) {
 		found := j.found(t, dec)
 		spans = r.findSpansLong(dec, &found, j.spans, cut, &j.lits)
 		j.keepSpans(spans)
+		if len(spans) == 0 && memo {
+			j.memo.noteValue(dec)
+		}
 	}
 	if cut {
 		spans = r.truncate(dec, spans)

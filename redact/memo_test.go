@@ -1,0 +1,111 @@
+package redact
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// walkWith redacts line with j, as Redactor.JSON does.
+func walkWith(r *Redactor, j *jsonRedaction, line []byte) (string, []Finding, error) {
+	out, _, findings, err := j.run(r, &j.w, line, true, nil)
+	return string(out), slices.Clone(findings), err
+}
+
+// memoInputs are the JSON lines of every corpus capture and the fake
+// secrets in every JSON embedding, the secrets twice over so that their
+// strings are seen again.
+func memoInputs(t *testing.T) [][]byte {
+	t.Helper()
+	var in [][]byte
+	files, _ := filepath.Glob("../testdata/corpus*/*/*.jsonl")
+	if len(files) < 40 {
+		t.Fatalf("found %d corpus files", len(files))
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(b))
+		sc.Buffer(nil, 64<<20)
+		for sc.Scan() {
+			if l := sc.Bytes(); len(l) > 0 && l[0] == '{' {
+				in = append(in, bytes.Clone(l))
+			}
+		}
+	}
+	for range 2 {
+		for _, p := range positives() {
+			for _, e := range embeddings {
+				if l := e.wrap(p.text()); l[0] == '{' {
+					in = append(in, []byte(l))
+				}
+			}
+		}
+	}
+	return in
+}
+
+// TestMemoChangesNothing: a walk that remembers the short strings it
+// found clean (cleanMemo) gives every line the output and findings a
+// walk that remembers nothing gives it, through the corpus and the fake
+// secrets three times over.
+func TestMemoChangesNothing(t *testing.T) {
+	r := testRedactor(t)
+	warm := new(jsonRedaction)
+	in := memoInputs(t)
+	for pass := range 3 {
+		for i, line := range in {
+			got, gotF, gotErr := walkWith(r, warm, line)
+			want, wantF, wantErr := walkWith(r, new(jsonRedaction), line)
+			if got != want || (gotErr == nil) != (wantErr == nil) || !slices.Equal(gotF, wantF) {
+				t.Fatalf("pass %d, line %d %.200s:\nremembering: %.300s %v\nfresh:       %.300s %v", pass, i, line, got, gotF, want, wantF)
+			}
+		}
+	}
+	if len(warm.memo.values) == 0 || len(warm.memo.keys) == 0 {
+		t.Fatalf("the walk remembered %d values and %d keys", len(warm.memo.values), len(warm.memo.keys))
+	}
+}
+
+// TestMemoKeepsKeyContext: a text remembered clean as one member's value
+// is still a secret as the value of a sensitive key, and a memo of one
+// Redactor's texts is not used with another's rules.
+func TestMemoKeepsKeyContext(t *testing.T) {
+	r := testRedactor(t)
+	j := new(jsonRedaction)
+	plain := []byte(`{"note":"Kx9vQ2mWz7LpR4tY"}`)
+	for range 3 {
+		if out, _, err := walkWith(r, j, plain); err != nil || out != string(plain) {
+			t.Fatalf("plain line changed: %s %v", out, err)
+		}
+	}
+	if _, ok := j.memo.values["Kx9vQ2mWz7LpR4tY"]; !ok {
+		t.Fatal("the clean text was not remembered")
+	}
+	out, found, err := walkWith(r, j, []byte(`{"password":"Kx9vQ2mWz7LpR4tY"}`))
+	if err != nil || len(found) != 1 || bytes.Contains([]byte(out), []byte("Kx9vQ2mWz7LpR4tY")) {
+		t.Fatalf("a remembered text under a sensitive key: %s %v %v", out, found, err)
+	}
+	// A key with something to redact in it is never remembered clean.
+	for i := range 3 {
+		out, found, err := walkWith(r, j, []byte(`{"/home/alice/notes.txt":1}`))
+		if err != nil || len(found) != 1 || bytes.Contains([]byte(out), []byte("/home/alice")) {
+			t.Fatalf("walk %d of a key holding a path: %s %v %v", i, out, found, err)
+		}
+	}
+	// Another Redactor, with a custom rule for the text: the memo of the
+	// first one's rules is not used.
+	strict, err := New(Options{Config: Config{Rules: []CustomRule{{ID: "custom-kx", Regex: `Kx9v[A-Za-z0-9]{12}`, Keyword: "Kx9v"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, found, err = walkWith(strict, j, plain)
+	if err != nil || len(found) != 1 {
+		t.Fatalf("another Redactor's rules on a text the memo holds: %s %v %v", out, found, err)
+	}
+}
