@@ -118,6 +118,11 @@ type writer struct {
 	provider   string
 	cliVersion string
 	norm       event.Normalizer
+	// slab holds the events of the line being normalized when norm takes
+	// its memory from a caller (event.SlabUser): they are written,
+	// rendered and derived from before the next line, so one array
+	// serves every line.
+	slab       event.Slab
 	deriver    *legacy.Deriver
 	rend       Renderer
 	renderErr  bool
@@ -257,6 +262,9 @@ func (w *writer) open(o *openInfo) {
 			w.note("no normalizer: %v", err)
 		} else {
 			w.norm = n
+			if su, ok := n.(event.SlabUser); ok {
+				su.UseSlab(&w.slab)
+			}
 			w.deriver = legacy.New()
 		}
 	}
@@ -316,6 +324,7 @@ func (w *writer) answer(seq int64, line []byte, at time.Time) {
 	for _, e := range w.norm.Line(seq, line) {
 		w.emit(e)
 	}
+	w.slab.Reset()
 }
 
 // native records a redacted stdout line and normalizes it. The normalizer
@@ -338,6 +347,7 @@ func (w *writer) native(line []byte, l []envelope.Redaction, at time.Time, check
 	for _, e := range w.norm.Line(seq, line) {
 		w.emit(e)
 	}
+	w.slab.Reset()
 	if st.events.Load() == before && before == 0 && w.nativeSeen == quietLines && !w.warnedQuiet {
 		w.warnedQuiet = true
 		w.warn("%d stdout lines and no normalized event yet: the %s normalizer does not understand this output", quietLines, w.provider)
