@@ -82,16 +82,28 @@ type Deriver struct {
 	session   string
 	msgOpen   bool
 	msgID     string
-	streamed  map[string]bool
+	streamed  map[streamKey]bool
 	toolsSent map[string]bool
 	sentError bool
 	// buf is where quoted builds a marker line.
 	buf []byte
+	// out is the array Event returns, reused; from and cause are where
+	// the markers' From and Cause slices are cut from, a chunk at a time
+	// (never reused: a caller may keep a marker).
+	out   []Marker
+	from  []int
+	cause []int64
+}
+
+// streamKey names a streamed text or thinking part.
+type streamKey struct {
+	kind            event.Kind
+	message, partID string
 }
 
 // New returns a Deriver for a new stream.
 func New() *Deriver {
-	return &Deriver{streamed: map[string]bool{}, toolsSent: map[string]bool{}}
+	return &Deriver{streamed: map[streamKey]bool{}, toolsSent: map[string]bool{}}
 }
 
 // Derive is the whole derivation of a finished event sequence.
@@ -104,13 +116,14 @@ func Derive(evs []event.Event) []Marker {
 	return append(out, d.End()...)
 }
 
-// Event derives the markers of the next event.
+// Event derives the markers of the next event. The returned slice is
+// valid until the next call of Event; the markers in it stay valid.
 func (d *Deriver) Event(e event.Event) []Marker {
 	i := d.next
 	d.next++
-	var out []Marker
+	out := d.out[:0]
 	add := func(line string) {
-		out = append(out, Marker{Line: line, From: []int{i}, Cause: append([]int64(nil), e.Cause...)})
+		out = append(out, Marker{Line: line, From: d.fromOf(i), Cause: d.causeOf(e.Cause)})
 	}
 	if !d.started {
 		d.started = true
@@ -139,7 +152,7 @@ func (d *Deriver) Event(e event.Event) []Marker {
 		if e.Kind == event.KindThinking {
 			name = "[THINKING_DELTA] "
 		}
-		key := string(e.Kind) + "\x00" + e.MessageID + "\x00" + e.PartID
+		key := streamKey{e.Kind, e.MessageID, e.PartID}
 		switch e.Phase {
 		case event.PhaseDelta:
 			d.streamed[key] = true
@@ -194,7 +207,38 @@ func (d *Deriver) Event(e event.Event) []Marker {
 		}
 		d.sentError = false
 	}
+	d.out = out[:0]
 	return out
+}
+
+// markChunk is how many From (and Cause) elements one allocation holds.
+const markChunk = 128
+
+// fromOf returns a one-element From slice holding i, its length its
+// capacity, so that a caller's append copies it.
+func (d *Deriver) fromOf(i int) []int {
+	if len(d.from) == cap(d.from) {
+		d.from = make([]int, 0, markChunk)
+	}
+	d.from = append(d.from, i)
+	n := len(d.from)
+	return d.from[n-1 : n : n]
+}
+
+// causeOf returns a copy of cause, its length its capacity; nil for none.
+func (d *Deriver) causeOf(cause []int64) []int64 {
+	if len(cause) == 0 {
+		return nil
+	}
+	if len(cause) > markChunk/4 {
+		return append([]int64(nil), cause...)
+	}
+	if cap(d.cause)-len(d.cause) < len(cause) {
+		d.cause = make([]int64, 0, markChunk)
+	}
+	n := len(d.cause)
+	d.cause = append(d.cause, cause...)
+	return d.cause[n:len(d.cause):len(d.cause)]
 }
 
 // End closes the open message and the stream.
