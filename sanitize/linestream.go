@@ -96,6 +96,7 @@ type LineRedactor struct {
 	jw      jsonwalk.Walker
 	dw      deltaWalk
 	pf      *prefetch // lines being redacted ahead (Prefetch)
+	pfSpare *prefetch // the last one, emptied, for the next Prefetch
 }
 
 type lineItem struct {
@@ -292,8 +293,11 @@ func (lr *LineRedactor) emit() {
 	}
 }
 
-// maxSpareItems bounds the emitted items a LineRedactor keeps for reuse.
-const maxSpareItems = 64
+// maxSpareItems bounds the emitted items a LineRedactor keeps for reuse
+// (about 200 bytes each, emptied): enough for the lines a batch of
+// deltas (LineOptions.Batch) holds back, a few hundred in a stream of
+// short deltas, so that a stream's items are made once.
+const maxSpareItems = 1024
 
 // newItem is an empty item: one emitted before, or a new one.
 func (lr *LineRedactor) newItem() *lineItem {

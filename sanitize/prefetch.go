@@ -2,6 +2,7 @@ package sanitize
 
 import (
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -53,8 +54,13 @@ func (lr *LineRedactor) Prefetch(lines [][]byte) {
 	if helpers < 1 || len(lines) < 2 {
 		return
 	}
-	pf := &prefetch{lines: make([]prefetchLine, 0, len(lines)), at: make(map[*byte]int, len(lines))}
-	pf.cond.L = &pf.mu
+	pf := lr.pfSpare
+	lr.pfSpare = nil
+	if pf == nil {
+		pf = &prefetch{at: make(map[*byte]int, len(lines))}
+		pf.cond.L = &pf.mu
+	}
+	pf.lines = slices.Grow(pf.lines[:0], len(lines))
 	for _, l := range lines {
 		if len(l) == 0 || (l[0] != '{' && l[0] != '[') {
 			continue
@@ -66,6 +72,7 @@ func (lr *LineRedactor) Prefetch(lines [][]byte) {
 		pf.lines = append(pf.lines, prefetchLine{line: l})
 	}
 	if len(pf.lines) < 2 {
+		lr.keepPrefetch(pf)
 		return
 	}
 	lr.pf = pf
@@ -104,7 +111,26 @@ func (lr *LineRedactor) EndPrefetch() {
 	pf.stop.Store(true)
 	pf.wg.Wait()
 	lr.pf = nil
+	lr.keepPrefetch(pf)
 }
+
+// keepPrefetch empties pf, whose helpers are done, for the next Prefetch:
+// a caller prefetches every chunk it reads, and the arrays of one serve
+// the next.
+func (lr *LineRedactor) keepPrefetch(pf *prefetch) {
+	if cap(pf.lines) > maxKeptPrefetch {
+		return
+	}
+	clear(pf.lines)
+	pf.lines = pf.lines[:0]
+	clear(pf.at)
+	pf.next.Store(0)
+	pf.stop.Store(false)
+	lr.pfSpare = pf
+}
+
+// maxKeptPrefetch is the most lines whose prefetch arrays are kept.
+const maxKeptPrefetch = 1 << 14
 
 // json is red.JSON(line), taken from the prefetch when it has the line.
 func (lr *LineRedactor) json(line []byte) ([]byte, []redact.Finding, error) {
