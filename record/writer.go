@@ -344,7 +344,16 @@ func (w *writer) native(line []byte, l []envelope.Redaction, at time.Time, check
 	w.curAt = at
 	st := w.p.st
 	before := st.events.Load()
-	for _, e := range w.norm.Line(seq, line) {
+	// A line stored as JSON was validated (by its redactor's walk or by
+	// NativeWith): a normalizer that can take it so does not check it
+	// again.
+	var evs []event.Event
+	if vl, ok := w.norm.(event.ValidLiner); ok && isJSON {
+		evs = vl.LineValid(seq, line)
+	} else {
+		evs = w.norm.Line(seq, line)
+	}
+	for _, e := range evs {
 		w.emit(e)
 	}
 	w.slab.Reset()
