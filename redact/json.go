@@ -165,30 +165,35 @@ func (j *jsonRedaction) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
 		dec := t.Text()
 		p := &j.frames[len(j.frames)-1]
 		j.key = append(j.key[:0], dec...)
-		j.keyNorm = j.r.normKey(dec)
+		var edits []span
+		if k, ok := j.memo.cleanKey(dec); ok && !t.Escaped() {
+			// A key seen before and found clean: its normal form and
+			// credentialName are as they were.
+			j.keyNorm, j.keyCred = k.norm, k.cred
+		} else {
+			j.keyNorm = j.r.normKey(dec)
+			if len(dec) < j.r.minLen {
+				j.keyCred = credentialName(dec)
+			} else {
+				found := j.found(t, dec)
+				edits = j.r.findSpansAt(dec, &found, j.spans, &j.lits)
+				j.keepSpans(edits)
+				// The key names a credential only if it holds a
+				// credential word, which are the keywords of
+				// credential-assignment.
+				j.keyCred = 0
+				if c := j.r.credPrio; c < 0 || found.has(c) {
+					j.keyCred = credentialName(dec)
+				}
+			}
+			if len(edits) == 0 && !t.Escaped() {
+				j.memo.noteKey(dec, memoKey{norm: j.keyNorm, cred: j.keyCred})
+			}
+		}
 		if j.keyNorm == "" && p.headers {
 			// Rate-limit headers are matched by prefix; response headers
 			// are rare enough to pay for the full folded name.
 			j.keyNorm = foldKey(dec)
-		}
-		var edits []span
-		if len(dec) < j.r.minLen {
-			j.keyCred = credentialName(dec)
-		} else if cred, ok := j.memo.cleanKey(dec); ok && !t.Escaped() {
-			j.keyCred = cred
-		} else {
-			found := j.found(t, dec)
-			edits = j.r.findSpansAt(dec, &found, j.spans, &j.lits)
-			j.keepSpans(edits)
-			// The key names a credential only if it holds a credential
-			// word, which are the keywords of credential-assignment.
-			j.keyCred = 0
-			if c := j.r.credPrio; c < 0 || found.has(c) {
-				j.keyCred = credentialName(dec)
-			}
-			if len(edits) == 0 && !t.Escaped() {
-				j.memo.noteKey(dec, j.keyCred)
-			}
 		}
 		if len(edits) > 0 {
 			// A key's own findings are reported at the member it names.

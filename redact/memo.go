@@ -5,9 +5,9 @@ import "hash/maphash"
 // A stream's lines repeat most of their short strings: every Claude
 // stream_event line names the same session, the same event and delta
 // types and the same keys. A string's search (findSpansAt past
-// wholeValue) depends on its text alone, so a walk remembers the short
-// texts it searched and found nothing in, and does not search them
-// again. A text is remembered only when it is seen a second time (a
+// wholeValue) depends on its text alone, and so do a key's normal form
+// and credentialName, so a walk remembers the short texts it searched and
+// found nothing in, and does not search them again. A text is remembered only when it is seen a second time (a
 // table of hashes says which were seen once), so that the unique strings
 // of each line (its uuid, its delta) cost a hash, not a copy.
 
@@ -16,10 +16,17 @@ type cleanMemo struct {
 	owner *Redactor // the memo is of this Redactor's rules
 	seed  maphash.Seed
 	seen  [memoSeen]uint64 // hashes of texts searched once, by hash
-	// keys maps a clean key's text to its credentialName; values holds
-	// clean string values.
-	keys   map[string]int
+	// keys maps a clean key's text to what the walk makes of it; values
+	// holds clean string values.
+	keys   map[string]memoKey
 	values map[string]struct{}
+}
+
+// memoKey is what a walk makes of a clean key: its normKey and its
+// credentialName.
+type memoKey struct {
+	norm string
+	cred int
 }
 
 const (
@@ -74,24 +81,24 @@ func (m *cleanMemo) noteValue(text []byte) {
 	m.values[string(text)] = struct{}{}
 }
 
-// cleanKey returns the credentialName of the key text, when text is
+// cleanKey returns what the walk made of the key text, when text is
 // known clean.
-func (m *cleanMemo) cleanKey(text []byte) (cred int, ok bool) {
-	cred, ok = m.keys[string(text)]
-	return cred, ok
+func (m *cleanMemo) cleanKey(text []byte) (memoKey, bool) {
+	k, ok := m.keys[string(text)]
+	return k, ok
 }
 
-// noteKey records a search of the key text that found nothing, and its
-// credentialName.
-func (m *cleanMemo) noteKey(text []byte, cred int) {
+// noteKey records a key in which a search found nothing (or that is too
+// short to search) and what the walk made of it.
+func (m *cleanMemo) noteKey(text []byte, k memoKey) {
 	if len(text) > memoMaxLen || !m.secondSight(text) {
 		return
 	}
 	if m.keys == nil {
-		m.keys = map[string]int{}
+		m.keys = map[string]memoKey{}
 	}
 	if len(m.keys) >= memoMax {
 		clear(m.keys)
 	}
-	m.keys[string(text)] = cred
+	m.keys[string(text)] = k
 }

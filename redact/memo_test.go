@@ -98,6 +98,19 @@ func TestMemoKeepsKeyContext(t *testing.T) {
 			t.Fatalf("walk %d of a key holding a path: %s %v %v", i, out, found, err)
 		}
 	}
+	// Keys remembered at the top level keep their meaning inside response
+	// headers, where a key's folded name decides.
+	for _, line := range []string{
+		`{"x-ratelimit-remaining":"abcdefgh12345678","content-type":"text/plain","x-custom-thing":"abcdefgh12345678"}`,
+		`{"x-ratelimit-remaining":"abcdefgh12345678","content-type":"text/plain","x-custom-thing":"abcdefgh12345678"}`,
+		`{"responseHeaders":{"x-ratelimit-remaining":"abcdefgh12345678","content-type":"text/plain","x-custom-thing":"abcdefgh12345678"}}`,
+	} {
+		got, gotF, _ := walkWith(r, j, []byte(line))
+		want, wantF, _ := walkWith(r, new(jsonRedaction), []byte(line))
+		if got != want || !slices.Equal(gotF, wantF) {
+			t.Fatalf("%s:\nremembering: %s %v\nfresh:       %s %v", line, got, gotF, want, wantF)
+		}
+	}
 	// Another Redactor, with a custom rule for the text: the memo of the
 	// first one's rules is not used.
 	strict, err := New(Options{Config: Config{Rules: []CustomRule{{ID: "custom-kx", Regex: `Kx9v[A-Za-z0-9]{12}`, Keyword: "Kx9v"}}}})
