@@ -26,17 +26,12 @@ type jsonRedaction struct {
 	w     jsonwalk.Walker
 	build bool
 	led   ledger
-	// in is the value walked and hits where keywords end in it (one scan
-	// for the whole value); hi is the first hit not behind the current
-	// token.
-	in    []byte
-	hits  []kwHit
-	hitsB []kwHit // scanHits' second lane
-	hi    int
-	// own holds the hits of a string scanned on its own, and lits
-	// finds rule literals in the current string from its hits.
-	own  []kwHit
-	lits litFinder
+	// own holds the keyword hits of the string being searched (hitsB
+	// is scanHits' second lane), and lits finds rule literals in it from
+	// its hits.
+	own   []kwHit
+	hitsB []kwHit
+	lits  litFinder
 	// long and longSpans are the last string of at least reuseMin bytes
 	// in this walk and its spans: a tool result often carries its output
 	// twice (Claude's message content and tool_use_result.stdout), and
@@ -116,17 +111,8 @@ func (j *jsonRedaction) run(r *Redactor, w *jsonwalk.Walker, b []byte, build boo
 	j.r, j.build, j.led, j.then = r, build, ledger{}, then
 	j.memo.reset(r)
 	j.frames, j.key, j.keyNorm, j.keyCred = j.frames[:0], j.key[:0], "", 0
-	j.in, j.hits, j.hi = b, j.hits[:0], 0
-	if len(b) <= maxHitsLine {
-		j.hits = r.keywords.scanHits(b, j.hits, &j.hitsB)
-	} else {
-		j.in = nil // each string is scanned on its own (found)
-	}
 	out, changed, err := w.Walk(b, j)
-	j.r, j.then, j.in = nil, nil, nil
-	if cap(j.hits) > maxKeptHits {
-		j.hits, j.hitsB = nil, nil
-	}
+	j.r, j.then = nil, nil
 	if cap(j.own) > maxKeptHits {
 		j.own, j.hitsB = nil, nil
 	}
@@ -175,7 +161,7 @@ func (j *jsonRedaction) Visit(w *jsonwalk.Walker, t *jsonwalk.Token) error {
 			if len(dec) < j.r.minLen {
 				j.keyCred = credentialName(dec)
 			} else {
-				found := j.found(t, dec)
+				found := j.found(dec)
 				edits = j.r.findSpansAt(dec, &found, j.spans, &j.lits)
 				j.keepSpans(edits)
 				// The key names a credential only if it holds a
@@ -261,31 +247,17 @@ func applySpans(text []byte, spans []span) []byte {
 	return append(out, text[last:]...)
 }
 
-// found is what r.keywords.scan(dec) returns for the text dec of the
-// string or key t, and sets j.lits to the keyword hits in it. A string
-// without escapes is a piece of the walked value byte for byte, so the
-// hits of the value's one scan that lie in it say; a string with escapes
-// is scanned on its own.
-func (j *jsonRedaction) found(t *jsonwalk.Token, dec []byte) bitset {
+// found is what r.keywords.scan(dec) returns for dec, the decoded text of
+// a string or key about to be searched, and sets j.lits to the keyword
+// hits in it. Each such text is scanned on its own, when it is searched:
+// the keys, the punctuation, the texts too short for any rule and those
+// the memo knows are clean (most of a stream's line) are not scanned at
+// all, where one scan of the whole value read every byte of it.
+func (j *jsonRedaction) found(dec []byte) bitset {
 	k := j.r.keywords
-	if t.Escaped() || j.in == nil {
-		j.own = k.scanHits(dec, j.own[:0], &j.hitsB)
-		j.lits = litFinder{r: j.r, hits: j.own}
-		return k.within(dec, j.own, 0)
-	}
-	a := t.Offset() + 1
-	b := a + len(dec)
-	i := j.hi
-	for i < len(j.hits) && j.hits[i].end <= a {
-		i++
-	}
-	n := i
-	for n < len(j.hits) && j.hits[n].end <= b {
-		n++
-	}
-	j.hi = n
-	j.lits = litFinder{r: j.r, hits: j.hits[i:n], a: a}
-	return k.within(j.in, j.hits[i:n], a)
+	j.own = k.scanHits(dec, j.own[:0], &j.hitsB)
+	j.lits = litFinder{r: j.r, hits: j.own}
+	return k.within(dec, j.own, 0)
 }
 
 // keepSpans keeps the array of spans for the next string, unless it grew
@@ -300,11 +272,6 @@ const maxKeptSpans = 4096
 
 // maxKeptHits is the most hits whose array a pooled walk keeps.
 const maxKeptHits = 1 << 14
-
-// maxHitsLine is the longest value scanned for keywords as a whole: the
-// hits of a longer one (a long tool output) would be held all at once, so
-// its strings are scanned one by one, which reads each byte once too.
-const maxHitsLine = 1 << 20
 
 // stringEdits plans the replacements for the string value t, whose
 // decoded text is dec.
@@ -327,7 +294,7 @@ func (j *jsonRedaction) stringEdits(t *jsonwalk.Token, dec []byte, sc scope) []s
 	// (cleanMemo) is not searched again.
 	memo := !cut && !t.Escaped() && len(dec) <= memoMaxLen
 	if len(dec) >= r.minLen && !(memo && j.memo.cleanValue(dec)) {
-		found := j.found(t, dec)
+		found := j.found(dec)
 		spans = r.findSpansLong(dec, &found, j.spans, cut, &j.lits)
 		j.keepSpans(spans)
 		if len(spans) == 0 && memo {
