@@ -55,14 +55,18 @@
 // Only events that hold what a normalizer assembled from a tool call's
 // streamed input are redacted a second time, as are their legacy markers
 // (if that finds something, capture.end says so). The price is a delay: a delta line,
-// and the lines after it, are held until about Options.Lookahead (1 KiB)
-// more bytes of its block's text arrived or the block ended, so the live
-// rendering lags by up to that much text; --passthrough is not delayed, it
-// is the raw output. At most Options.MaxHeld (4 MiB) of lines are held. A
-// normal end, the child's exit after a forwarded signal, and a gap in the
-// stream release the held lines first; a kill -9 of evcap loses them (at
-// most MaxHeld bytes, in practice the last Lookahead bytes of each open
-// block and the lines behind them), on top of the writer's flush interval.
+// and the lines after it, are held while the end of its block's text could
+// still be the start of a secret (a key's prefix such as "sk-ant-", a
+// machine path, a value after "password=" still too short: see
+// redact.Stream), until more text or the block's end settles it, and
+// while a batch fills as above; the live rendering lags by that text.
+// --passthrough is not delayed, it is the raw output. At most
+// Options.MaxHeld (4 MiB) of lines are held. A normal end, the child's
+// exit after a forwarded signal, and a gap in the stream release the held
+// lines first; a kill -9 of evcap loses them (at most MaxHeld bytes, in
+// practice the undecided tail of each open block and the lines behind
+// them), on top of the writer's flush interval. Options.Lookahead is how
+// much released text a block's stream keeps as context for what follows.
 // stderr lines are redacted each on its own; they wait behind held stdout
 // lines, so sequence numbers follow the order of arrival across streams.
 //
