@@ -21,6 +21,9 @@ func TestJSONEventTypeLikeNativeEventType(t *testing.T) {
 		`{"type":"t","subtype":""}`, `{"type":""}`, `{"other":{"type":"inner"}}`, `[{"type":"in array"}]`, `{}`, `[]`,
 		`{ "type" : "spaced" , "subtype" : "yes" }`, `{"type":"x","subtype":["a"]}`, `{"type":1e3}`, `{"type":-0.5}`,
 		"not json", `{"type":"torn"`,
+		// A subtype spelled with escapes, and lines that only mention one.
+		`{"type":"system","sub\u0074ype":"init"}`, `{"type":"t","text":"a subtype of it"}`, `{"type":"t","x":"\u00e9"}`,
+		`{"type":"t","sub\u0074yp\u0065":"both escaped","subtype":"plain"}`,
 	}
 	var all [][]byte
 	for _, l := range lines {

@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"bytes"
 	"crypto/rand"
 	"fmt"
 	"io"
@@ -354,6 +355,10 @@ func (c *Capturer) writeStamped(stage envelope.Stage, eventType string, payload 
 // eventTypeKeys are the members NativeEventType reads.
 var eventTypeKeys = []string{"type", "subtype"}
 
+// subtypeBytes and unicodeEscape are what a line holding a subtype
+// member must contain (jsonEventType).
+var subtypeBytes, unicodeEscape = []byte("subtype"), []byte(`\u`)
+
 // maxEventTypes bounds the eventType names a Capturer keeps for reuse.
 const maxEventTypes = 256
 
@@ -363,7 +368,15 @@ const maxEventTypes = 256
 // returns), and the names seen before are reused rather than allocated
 // again for every record. The caller holds encMu.
 func (c *Capturer) jsonEventType(line []byte) string {
-	jsonpick.Pick(gjson.Parse(unsafe.String(&line[0], len(line))), eventTypeKeys, c.picked[:])
+	// Most lines have no subtype (every streamed delta), and finding that
+	// out took a walk of all their members: a line whose bytes hold
+	// neither "subtype" nor a \u escape (which could spell it in a key)
+	// has none, and the walk stops at its type.
+	keys := eventTypeKeys
+	if !bytes.Contains(line, subtypeBytes) && !bytes.Contains(line, unicodeEscape) {
+		keys = eventTypeKeys[:1]
+	}
+	jsonpick.Pick(gjson.Parse(unsafe.String(&line[0], len(line))), keys, c.picked[:])
 	// The results point into line: the name is built in typeBuf and
 	// copied once, when it is new.
 	t, st := c.picked[0].String(), c.picked[1]
