@@ -14,8 +14,11 @@ import "hash/maphash"
 // cleanMemo holds the short texts a Redactor's search found nothing in.
 type cleanMemo struct {
 	owner *Redactor // the memo is of this Redactor's rules
-	seed  maphash.Seed
-	seen  [memoSeen]uint64 // hashes of texts searched once, by hash
+	// seed is random, so which texts share a slot of seen differs from
+	// run to run; that changes only which texts are remembered, never
+	// what a walk outputs (only clean texts are).
+	seed maphash.Seed
+	seen [memoSeen]uint64 // hashes of texts searched once, by hash
 	// keys maps a clean key's text to what the walk makes of it; values
 	// holds clean string values.
 	keys   map[string]memoKey
