@@ -9,9 +9,9 @@ import (
 
 // Native stdout lines are a provider's wire format: which of them carry a
 // streamed delta, and which end a block, is the provider descriptor's
-// Deltas tracker's to say (one tracker per provider of the capture). Only
-// the text of a piece is read here, at the path the tracker gives. A
-// block's Start piece (the text a Claude content_block_start opens with)
+// Deltas tracker's to say (one tracker per provider of the capture); the
+// tracker also hands over each piece's text (provider.Delta.Text), so the
+// line is not read here at all. A block's Start piece (the text a Claude content_block_start opens with)
 // is not streamed: its line is redacted as a whole, as any other line.
 
 // nativeKey is the prefix of the blocks of native stdout.

@@ -76,6 +76,12 @@ const (
 	teDelta
 )
 
+const (
+	tbType = iota
+	tbText
+	tbThinking
+)
+
 // deltaPick reads trackKeys, the event's trackEventKeys, and the members
 // of its message, content_block and delta the tracker looks at. Like
 // gjson.Get (and the Normalizer's walk) it takes the first of duplicate
@@ -113,7 +119,7 @@ func (d *Deltas) line(line []byte, valid bool) []provider.Delta {
 	switch ev[teType].String() {
 	case "message_start":
 		a.endAll(d)
-		a.msgID = strings.Clone(evp.Sub[teMessage].Out[0].String())
+		a.msgID = strings.Clone(evp.Sub[teMessage].Out[0].String()) // trackMsgKeys' one key
 	case "message_stop":
 		// Nothing streams into a message after its stop: a block left
 		// open by a stream that lost its content_block_stop ends here,
@@ -123,13 +129,13 @@ func (d *Deltas) line(line []byte, valid bool) []provider.Delta {
 		a.end(d, idx)
 		id := d.open(a, idx)
 		block := evp.Sub[teBlock].Out
-		switch block[0].String() {
+		switch block[tbType].String() {
 		case "text":
-			if block[1].Type == gjson.String {
+			if block[tbText].Type == gjson.String {
 				d.out = append(d.out, provider.Delta{Block: id, Path: pathStartText, Kind: provider.DeltaText, Start: true})
 			}
 		case "thinking":
-			if block[2].Type == gjson.String {
+			if block[tbThinking].Type == gjson.String {
 				d.out = append(d.out, provider.Delta{Block: id, Path: pathStartThnk, Kind: provider.DeltaThinking, Start: true})
 			}
 		}
