@@ -17,9 +17,19 @@ import (
 // in a fixed order, the payload is copied byte for byte, and unknown fields
 // kept in r.Extra follow the known ones. An empty payload is written as null.
 func AppendRecord(dst []byte, r *Record) []byte {
+	return appendRecordAfterID(appendRecordHead(dst, r.SchemaVersion, r.CaptureID), r)
+}
+
+// appendRecordHead appends what a record starts with: its schemaVersion
+// and captureId, the same for every record a Writer writes.
+func appendRecordHead(dst []byte, version int, captureID string) []byte {
 	dst = append(dst, `{"schemaVersion":`...)
-	dst = strconv.AppendInt(dst, int64(r.SchemaVersion), 10)
-	dst = appendStringField(dst, "captureId", r.CaptureID)
+	dst = strconv.AppendInt(dst, int64(version), 10)
+	return appendStringField(dst, "captureId", captureID)
+}
+
+// appendRecordAfterID appends the rest of r after appendRecordHead.
+func appendRecordAfterID(dst []byte, r *Record) []byte {
 	dst = append(dst, `,"sequence":`...)
 	dst = strconv.AppendInt(dst, r.Sequence, 10)
 	dst = appendStringField(dst, "timestamp", r.Timestamp)

@@ -80,3 +80,31 @@ func benchRead(b *testing.B, next func(*envelope.Reader) (*envelope.Record, erro
 		}
 	}
 }
+
+// BenchmarkWriterRecords writes records whose payloads are ready (as a
+// recorder does once a line is validated and redacted): a native_in, a
+// normalized_out and a legacy_out record per line of a generated Claude
+// run, so that what is measured is the envelope around the payloads.
+func BenchmarkWriterRecords(b *testing.B) {
+	ls, n := benchLines(b)
+	payloads := make([][]byte, len(ls))
+	for i, l := range ls {
+		payloads[i], _ = envelope.EncodeNativeLine(l)
+	}
+	norm := []byte(`{"kind":"text","phase":"delta","messageId":"msg_01","partId":"0","text":"a few words"}`)
+	legacy := []byte(`"[CONTENT_DELTA] \"a few words\""`)
+	cause := []int64{1}
+	b.SetBytes(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		w := envelope.NewWriter(io.Discard, envelope.WriterOptions{CaptureID: "01KQ0000000000000000000000", FlushInterval: -1})
+		for i, p := range payloads {
+			ts := "2026-12-02T19:00:00.000Z"
+			w.Write(&envelope.Record{Stage: envelope.StageNativeIn, EventType: "stream_event", Provider: "claude", SessionID: "bb08ae09-36ec-41f0-9835-470216f0edea", Timestamp: ts, Payload: p})
+			cause[0] = int64(3*i + 1)
+			w.Write(&envelope.Record{Stage: envelope.StageNormalizedOut, EventType: "text", Provider: "claude", SessionID: "bb08ae09-36ec-41f0-9835-470216f0edea", Timestamp: ts, Payload: norm, Cause: cause})
+			w.Write(&envelope.Record{Stage: envelope.StageLegacyOut, EventType: "[CONTENT_DELTA]", Provider: "claude", SessionID: "bb08ae09-36ec-41f0-9835-470216f0edea", Timestamp: ts, Payload: legacy, Cause: cause})
+		}
+		w.Close()
+	}
+}

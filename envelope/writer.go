@@ -44,6 +44,8 @@ type Writer struct {
 	done     chan struct{}
 	counts   map[Stage]int64
 	scratchR Record
+	// head is every record's schemaVersion and captureId, encoded once.
+	head []byte
 }
 
 // NewWriter returns a Writer on w. When w has a Sync method (an *os.File),
@@ -55,7 +57,7 @@ func NewWriter(w io.Writer, opts WriterOptions) *Writer {
 	if opts.FlushInterval == 0 {
 		opts.FlushInterval = DefaultFlushInterval
 	}
-	wr := &Writer{w: w, opts: opts, counts: map[Stage]int64{}}
+	wr := &Writer{w: w, opts: opts, counts: map[Stage]int64{}, head: appendRecordHead(nil, SchemaVersion, opts.CaptureID)}
 	if opts.FlushInterval > 0 {
 		wr.stop = make(chan struct{})
 		wr.done = make(chan struct{})
@@ -121,7 +123,7 @@ func (w *Writer) Write(r *Record) (int64, error) {
 		}
 		start = 0
 	}
-	w.buf = AppendRecord(w.buf, rec)
+	w.buf = appendRecordAfterID(append(w.buf, w.head...), rec)
 	*rec = Record{}
 	w.counts[r.Stage]++
 	if len(w.buf) >= flushThreshold {
