@@ -53,46 +53,18 @@ func (d *Deltas) Line(line []byte) []provider.Delta { return d.line(line, false)
 // walked the line already, and its walk validates.
 func (d *Deltas) LineValid(line []byte) []provider.Delta { return d.line(line, true) }
 
-// What the tracker reads of a stream_event line, in one walk (see
-// deltaPick), and the index of each in the walk's results.
-var (
-	trackKeys      = []string{"type", "parent_tool_use_id", "event"}
-	trackEventKeys = []string{"type", "index", "message", "content_block", "delta"}
-	trackBlockKeys = []string{"type", "text", "thinking"}
-	trackMsgKeys   = []string{"id"}
-)
-
-const (
-	tType = iota
-	tParent
-	tEvent
-)
-
-const (
-	teType = iota
-	teIndex
-	teMessage
-	teBlock
-	teDelta
-)
-
-const (
-	tbType = iota
-	tbText
-	tbThinking
-)
-
-// deltaPick reads trackKeys, the event's trackEventKeys, and the members
-// of its message, content_block and delta the tracker looks at. Like
-// gjson.Get (and the Normalizer's walk) it takes the first of duplicate
-// keys.
+// deltaPick reads, in one walk, the members of a stream_event line the
+// tracker looks at: the normalizer's lineKeys, the event's eventKeys, and
+// the blockKeys, messageKeys and deltaKeys of its content_block, message
+// and delta (see linefields.go). Like gjson.Get (and the Normalizer's
+// walk) it takes the first of duplicate keys.
 func deltaPick() *jsonpick.Nested {
-	p := jsonpick.NewNested(trackKeys)
-	ev := jsonpick.NewNested(trackEventKeys)
-	ev.Sub[teMessage] = jsonpick.NewNested(trackMsgKeys)
-	ev.Sub[teBlock] = jsonpick.NewNested(trackBlockKeys)
-	ev.Sub[teDelta] = jsonpick.NewNested(deltaKeys)
-	p.Sub[tEvent] = ev
+	p := jsonpick.NewNested(lineKeys)
+	ev := jsonpick.NewNested(eventKeys)
+	ev.Sub[eMessage] = jsonpick.NewNested(messageKeys)
+	ev.Sub[eContentBlock] = jsonpick.NewNested(blockKeys)
+	ev.Sub[eDelta] = jsonpick.NewNested(deltaKeys)
+	p.Sub[lEvent] = ev
 	return p
 }
 
@@ -112,14 +84,14 @@ func (d *Deltas) line(line []byte, valid bool) []provider.Delta {
 	}
 	jsonpick.PickNested(jsonpick.ParseOwned(line), d.pick)
 	top := d.pick.Out
-	evp := d.pick.Sub[tEvent]
+	evp := d.pick.Sub[lEvent]
 	ev := evp.Out
-	a := d.agent(top[tParent].String())
-	idx := ev[teIndex].Int()
-	switch ev[teType].String() {
+	a := d.agent(top[lParent].String())
+	idx := ev[eIndex].Int()
+	switch ev[eType].String() {
 	case "message_start":
 		a.endAll(d)
-		a.msgID = strings.Clone(evp.Sub[teMessage].Out[0].String()) // trackMsgKeys' one key
+		a.msgID = strings.Clone(evp.Sub[eMessage].Out[mID].String())
 	case "message_stop":
 		// Nothing streams into a message after its stop: a block left
 		// open by a stream that lost its content_block_stop ends here,
@@ -128,21 +100,21 @@ func (d *Deltas) line(line []byte, valid bool) []provider.Delta {
 	case "content_block_start":
 		a.end(d, idx)
 		id := d.open(a, idx)
-		block := evp.Sub[teBlock].Out
-		switch block[tbType].String() {
+		block := evp.Sub[eContentBlock].Out
+		switch block[bType].String() {
 		case "text":
-			if block[tbText].Type == gjson.String {
+			if block[bText].Type == gjson.String {
 				d.out = append(d.out, provider.Delta{Block: id, Path: pathStartText, Kind: provider.DeltaText, Start: true})
 			}
 		case "thinking":
-			if block[tbThinking].Type == gjson.String {
+			if block[bThinking].Type == gjson.String {
 				d.out = append(d.out, provider.Delta{Block: id, Path: pathStartThnk, Kind: provider.DeltaThinking, Start: true})
 			}
 		}
 	case "content_block_stop":
 		a.end(d, idx)
 	case "content_block_delta":
-		delta := evp.Sub[teDelta].Out
+		delta := evp.Sub[eDelta].Out
 		var path []string
 		var kind provider.DeltaKind
 		var text gjson.Result
