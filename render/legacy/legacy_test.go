@@ -14,6 +14,7 @@ import (
 	"github.com/evcap/evcap/internal/lines"
 	"github.com/evcap/evcap/render/legacy"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/sebdah/goldie/v2"
 )
 
@@ -228,6 +229,44 @@ func TestHandBuilt(t *testing.T) {
 		}
 		if diff := cmp.Diff(c.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", c.reason, diff)
+		}
+	}
+}
+
+// TestKeptMarkersStayValid: markers kept from earlier Event calls still
+// say which event they came from and carry its Cause after many more
+// calls (their From and Cause are never reused), through the events of
+// every normalizer golden fed to one Deriver three times over.
+func TestKeptMarkersStayValid(t *testing.T) {
+	var evs []event.Event
+	for range 3 {
+		for _, file := range inputs(t) {
+			evs = append(evs, readEvents(t, file)...)
+		}
+	}
+	d := legacy.New()
+	var kept []legacy.Marker
+	var want [][]int64
+	for i, e := range evs {
+		for _, m := range d.Event(e) {
+			if len(m.From) != 1 || m.From[0] != i {
+				t.Fatalf("event %d: marker %q from %v", i, m.Line, m.From)
+			}
+			kept = append(kept, m)
+			want = append(want, append([]int64(nil), e.Cause...))
+		}
+	}
+	if len(kept) < 1000 {
+		t.Fatalf("only %d markers", len(kept))
+	}
+	last := -1
+	for k, m := range kept {
+		if len(m.From) != 1 || m.From[0] < last {
+			t.Fatalf("kept marker %d (%q) now says from %v, after one from event %d", k, m.Line, m.From, last)
+		}
+		last = m.From[0]
+		if diff := cmp.Diff(want[k], m.Cause, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("kept marker %d (%q) cause changed:\n%s", k, m.Line, diff)
 		}
 	}
 }
