@@ -46,6 +46,22 @@ type Native struct {
 	// BadRecords counts capture lines that were not valid records (each is
 	// reported on the warning writer and skipped).
 	BadRecords int
+	// Live says that reading the input can wait for its writer: a pipe,
+	// a FIFO, a terminal (Input.Live). Normalize then hands on the lines
+	// read so far each time it has to read more of the input, instead of
+	// holding them until a batch fills, and calls Drained once their
+	// events are emitted: a live stream's events come out as its lines
+	// arrive. Set it before Normalize.
+	Live bool
+	// Drained, when set, is called on emit's goroutine when Live and
+	// every line read so far has had its events emitted, just before the
+	// input is read again; an error from it ends Normalize as emit's
+	// would. evcap normalize flushes its output there.
+	Drained func() error
+
+	// refill is the reader under the line reader; its hook runs before
+	// each read of the input (Normalize's hand-on).
+	refill *refillReader
 
 	detected   detect.Match
 	detectedOK bool
@@ -73,8 +89,8 @@ type aheadLine struct {
 // last line, an invalid capture record, a gap the capture recorded) are
 // reported on warn, one line each starting with "evcap: ".
 func NewNative(r io.Reader, name string, warn io.Writer) (*Native, error) {
-	in := &Native{Name: name, warn: warn}
-	br := bufio.NewReaderSize(r, 64<<10)
+	in := &Native{Name: name, warn: warn, refill: &refillReader{r: r}}
+	br := bufio.NewReaderSize(in.refill, 64<<10)
 	// The first line is read whole (ReadBytes has no length limit) and
 	// handed to whichever reader takes over, so that it sees the input
 	// from its first byte.
@@ -230,6 +246,21 @@ func CompactPayload(raw []byte) string {
 	}
 	r := []rune(s)
 	return string(r[:399]) + "…"
+}
+
+// refillReader is r with a hook called before each read: the line readers
+// read it only when the lines they hold are used up, so the hook runs
+// exactly when Next is about to ask the input for more.
+type refillReader struct {
+	r      io.Reader
+	before func()
+}
+
+func (r *refillReader) Read(p []byte) (int, error) {
+	if r.before != nil {
+		r.before()
+	}
+	return r.r.Read(p)
 }
 
 // rawLines splits raw output into lines, numbered from 1, as

@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/evcap/evcap/bench/gen"
 	"github.com/evcap/evcap/event"
@@ -141,19 +143,22 @@ func TestNormalizeLikeLoop(t *testing.T) {
 	ins := normalizeInputs(t)
 	checked := 0
 	for name, text := range ins {
-		for _, chunking := range []string{"whole", "half"} {
-			if chunking == "half" && !strings.HasPrefix(name, "synthetic") && !strings.HasPrefix(name, "generated") {
+		// "live" is "half" read as a pipe would be (Native.Live): a
+		// batch goes on before every read.
+		for _, chunking := range []string{"whole", "half", "live"} {
+			if chunking != "whole" && !strings.HasPrefix(name, "synthetic") && !strings.HasPrefix(name, "generated") {
 				continue // the corpus streams are short: one chunking is enough
 			}
 			open := func() *Native {
 				var r io.Reader = strings.NewReader(text)
-				if chunking == "half" {
+				if chunking != "whole" {
 					r = iotest.HalfReader(r)
 				}
 				in, err := NewNative(r, name, io.Discard)
 				if err != nil {
 					t.Fatal(err)
 				}
+				in.Live = chunking == "live"
 				return in
 			}
 			probe := open()
@@ -317,5 +322,99 @@ func TestNormalizeBoundedMemory(t *testing.T) {
 		if bound := max(pipeBytes, longest); p.budget.peak > bound || p.budget.peak == 0 {
 			t.Fatalf("%s: %d bytes of lines in flight at most, bound %d", name, p.budget.peak, bound)
 		}
+	}
+}
+
+// TestNormalizeLivePipe: from a pipe (Native.Live), the events of each
+// line are emitted, and Drained called, before the writer has written the
+// next line; batches do not wait to fill.
+func TestNormalizeLivePipe(t *testing.T) {
+	text, err := os.ReadFile("../testdata/corpus/claude/tools-partial.stdout.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(text), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) < 10 || !strings.HasSuffix(lines[len(lines)-1], "\n") {
+		t.Fatalf("%d lines, the last not ended", len(lines))
+	}
+	// upTo[k] is how many events the plain loop has given once it has
+	// read line k (1-based): what must be out while line k+1 is unwritten.
+	upTo := make([]int, len(lines)+1)
+	serial := normalizerOf(t, "claude")
+	for k, line := range lines {
+		upTo[k+1] = upTo[k] + len(serial.Line(int64(k+1), []byte(strings.TrimSuffix(line, "\n"))))
+	}
+	if upTo[len(lines)] < len(lines)/2 {
+		t.Fatalf("%d events from %d lines", upTo[len(lines)], len(lines))
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	// The provider is told from the first line; NewNative reads only that
+	// far, so it is written before.
+	if _, err := io.WriteString(w, lines[0]); err != nil {
+		t.Fatal(err)
+	}
+	in, err := NewNative(r, "pipe", io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.Live = true
+	var mu sync.Mutex
+	emitted, drains := 0, 0
+	in.Drained = func() error {
+		mu.Lock()
+		drains++
+		mu.Unlock()
+		return nil
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- in.Normalize(context.Background(), normalizerOf(t, "claude"), func(evs []event.Event) error {
+			mu.Lock()
+			emitted += len(evs)
+			mu.Unlock()
+			return nil
+		})
+	}()
+	waited := 0
+	for k := 1; k <= len(lines); k++ {
+		if k > 1 {
+			if _, err := io.WriteString(w, lines[k-1]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if upTo[k] == upTo[k-1] {
+			continue // a line without events of its own
+		}
+		deadline := time.Now().Add(20 * time.Second) // a hang guard, not a timing
+		for {
+			mu.Lock()
+			n, d := emitted, drains
+			mu.Unlock()
+			if n > upTo[k] {
+				t.Fatalf("after line %d: %d events, the loop gives %d", k, n, upTo[k])
+			}
+			if n == upTo[k] && d > 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("line %d written and the writer waits: %d events emitted, want %d (Drained called %d times)", k, n, upTo[k], d)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		waited++
+	}
+	w.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if waited < len(lines)/2 {
+		t.Fatalf("only %d of %d lines checked", waited, len(lines))
 	}
 }

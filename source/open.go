@@ -64,6 +64,10 @@ type Input struct {
 	// Path is the file that was read: Name, or Name/fixture.json for a
 	// fixture directory; empty for standard input.
 	Path string
+	// Live says that a read of the input can wait for its writer: it is
+	// a pipe, a FIFO, a socket or a terminal, or standard input of a
+	// kind that cannot be told. A regular file is not live.
+	Live bool
 
 	r      io.Reader
 	closer io.Closer
@@ -97,9 +101,12 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 		if stdin == nil {
 			return nil, errors.New("standard input (-): no standard input to read")
 		}
-		in := &Input{Name: name}
+		in := &Input{Name: name, Live: true}
 		if f, ok := stdin.(*os.File); ok {
 			in.release = interruptible(ctx, f)
+			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+				in.Live = false
+			}
 		}
 		return sniff(ctx, in, withContext(ctx, stdin), nil)
 	}
@@ -121,7 +128,7 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
-	in := &Input{Name: name, Path: name, release: interruptible(ctx, f)}
+	in := &Input{Name: name, Path: name, Live: !st.Mode().IsRegular(), release: interruptible(ctx, f)}
 	in, err = sniff(ctx, in, withContext(ctx, f), f)
 	if err != nil {
 		f.Close()

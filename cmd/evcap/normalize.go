@@ -35,7 +35,8 @@ With --provider auto (the default) the provider is the capture's, or is told
 from the first lines of the stream. A named provider that contradicts what
 the input plainly is, is an error rather than a page of unknown events.
 
-The input is streamed: memory stays proportional to the longest line. A last
+The input is streamed: memory stays proportional to the longest line, and
+from a pipe each line's events are written as soon as it has been read. A last
 line without a newline (a torn write) is reported on stderr and normalized
 anyway; it does not change the exit status. Invalid capture records are
 reported, skipped, and make the exit status 1.
@@ -81,6 +82,9 @@ func runNormalize(ctx context.Context, s streams, name, providerFlag string, leg
 	}
 
 	out := bufio.NewWriterSize(s.out, 64<<10)
+	// From a pipe, the events of the lines that came so far are written
+	// out before evcap waits for more.
+	in.Drained = out.Flush
 	var deriver *legacy.Deriver
 	if legacyOut {
 		deriver = legacy.New()
@@ -135,7 +139,7 @@ type nativeInput struct {
 // openNative opens name (or standard input for "-") with openInput and
 // reads it as source.Native.
 func openNative(s streams, name string) (*nativeInput, error) {
-	r, done, err := openInput(s, name)
+	r, src, done, err := openSource(s, name)
 	if err != nil {
 		return nil, err
 	}
@@ -144,6 +148,7 @@ func openNative(s streams, name string) (*nativeInput, error) {
 		done()
 		return nil, err
 	}
+	n.Live = src.Live
 	return &nativeInput{n, done}, nil
 }
 

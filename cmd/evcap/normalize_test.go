@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/internal/corpustest"
@@ -175,5 +178,61 @@ func TestNormalizeBigLine(t *testing.T) {
 	}
 	if texts != 1 || sessions == 0 {
 		t.Errorf("got %d whole 17 MiB texts and %d events with the 17 MiB session id; want 1 and at least 1", texts, sessions)
+	}
+}
+
+// TestNormalizeFromPipeIsLive: `evcap normalize -` reading a pipe writes
+// a line's events while the writer waits, not when its input ends.
+func TestNormalizeFromPipeIsLive(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join(corpusDir, "claude", "tools-partial.stdout.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, rest, _ := strings.Cut(string(text), "\n")
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer inR.Close()
+	defer outR.Close()
+	code := make(chan int, 1)
+	go func() {
+		code <- run(context.Background(), []string{"normalize", "-"}, inR, outW, io.Discard)
+		outW.Close()
+	}()
+	if _, err := io.WriteString(inW, first+"\n"); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	br := bufio.NewReader(outR)
+	go func() {
+		line, _ := br.ReadString('\n')
+		got <- line
+	}()
+	select {
+	case line := <-got:
+		if !strings.Contains(line, `"cause":[1]`) {
+			t.Fatalf("first output line %q is not line 1's event", line)
+		}
+	case <-time.After(20 * time.Second): // a hang guard, not a timing
+		t.Fatal("no event written while the pipe's writer waits")
+	}
+	if _, err := io.WriteString(inW, rest); err != nil {
+		t.Fatal(err)
+	}
+	inW.Close()
+	all, err := io.ReadAll(br)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := <-code; c != 0 {
+		t.Fatalf("exit %d", c)
+	}
+	if n := strings.Count(string(all), "\n"); n < 50 {
+		t.Fatalf("%d more events after the first", n)
 	}
 }

@@ -319,7 +319,7 @@ func openEvents(s streams, name, provider string) (eventSource, error) {
 			in.Close()
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		nat.Name = name
+		nat.Name, nat.Live = name, in.Live
 		provider, err := nat.chooseProvider(provider)
 		var n event.Normalizer
 		if err == nil {

@@ -167,14 +167,21 @@ func validateInput(s streams, sch *schema.Schema, name string) (*validation, err
 // raw agent CLI output, or standard input for "-", once, with package
 // source. A fixture reads as the capture records it holds.
 func openInput(s streams, name string) (io.Reader, func(), error) {
+	r, _, done, err := openSource(s, name)
+	return r, done, err
+}
+
+// openSource is openInput that also returns the opened source.Input (for
+// what it says about the input, such as Live).
+func openSource(s streams, name string) (io.Reader, *source.Input, func(), error) {
 	in, err := source.Open(name, s.in)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// The commands that read through openInput print to standard output
 	// (view too, with -o -).
 	r, finish := withProgress(in.Reader(), progressTo(s, true), in.Path)
-	return withContext(s.ctx, r), func() { finish(); in.Close() }, nil
+	return withContext(s.ctx, r), in, func() { finish(); in.Close() }, nil
 }
 
 func stageSummary(m map[envelope.Stage]int) string {
