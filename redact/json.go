@@ -288,6 +288,17 @@ func (j *jsonRedaction) stringEdits(t *jsonwalk.Token, dec []byte, sc scope) []s
 	if reuse && bytes.Equal(dec, j.long) {
 		return slices.Clone(j.longSpans)
 	}
+	// A long text searched before, in this walk or an earlier one, gets
+	// the spans it got (cleanMemo.long).
+	memoLong := len(dec) >= longMemoMin && len(dec) <= longMemoMax
+	var hash uint64
+	if memoLong {
+		spans, h, ok := j.memo.longSpans(dec)
+		if ok {
+			return spans
+		}
+		hash = h
+	}
 	cut := r.cuts(dec)
 	var spans []span
 	// A short text this walk's Redactor searched before and found clean
@@ -306,6 +317,9 @@ func (j *jsonRedaction) stringEdits(t *jsonwalk.Token, dec []byte, sc scope) []s
 	}
 	if reuse {
 		j.long, j.longSpans = append(j.long[:0], dec...), append(j.longSpans[:0], spans...)
+	}
+	if memoLong {
+		j.memo.noteLong(hash, dec, spans)
 	}
 	return spans
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -69,6 +70,52 @@ func TestMemoChangesNothing(t *testing.T) {
 	}
 	if len(warm.memo.values) == 0 || len(warm.memo.keys) == 0 {
 		t.Fatalf("the walk remembered %d values and %d keys", len(warm.memo.values), len(warm.memo.keys))
+	}
+	long := 0
+	for _, e := range warm.memo.long {
+		if e.hash != 0 {
+			long++
+		}
+	}
+	if long == 0 {
+		t.Fatal("the walk remembered no long text")
+	}
+}
+
+// TestMemoLongTexts: a long text remembered with its spans (a path and a
+// secret in it) is redacted the same in its copies, in the same line and
+// the next ones, and still whole as the value of a sensitive key.
+func TestMemoLongTexts(t *testing.T) {
+	r := testRedactor(t)
+	j := new(jsonRedaction)
+	secret := positives()[0].text()
+	text := strings.Repeat("built /home/alice/src/app/main.go ok\\n", 40) + "token " + secret + " end"
+	line := []byte(`{"content":"` + text + `","stdout":"` + text + `"}`)
+	if n := len(text); n < longMemoMin || n > longMemoMax {
+		t.Fatalf("text of %d bytes is not a long memo text", n)
+	}
+	want, wantF, err := walkWith(r, new(jsonRedaction), line)
+	if err != nil || strings.Contains(want, "/home/alice") || strings.Contains(want, secret) {
+		t.Fatalf("fresh walk: %.300s %v", want, err)
+	}
+	for i := range 3 {
+		got, gotF, err := walkWith(r, j, line)
+		if err != nil || got != want || !slices.Equal(gotF, wantF) {
+			t.Fatalf("walk %d:\nremembering: %.300s %v\nfresh:       %.300s %v", i, got, gotF, want, wantF)
+		}
+	}
+	hits := 0
+	for _, e := range j.memo.long {
+		if e.hash != 0 && len(e.spans) > 0 {
+			hits++
+		}
+	}
+	if hits != 1 {
+		t.Fatalf("%d long texts with spans remembered, want 1", hits)
+	}
+	out, found, err := walkWith(r, j, []byte(`{"password":"`+text+`"}`))
+	if err != nil || len(found) != 1 || strings.Contains(out, "built") {
+		t.Fatalf("a remembered long text under a sensitive key: %.300s %v %v", out, found, err)
 	}
 }
 
