@@ -20,6 +20,10 @@
 // output line by line, or a capture's native_in records, with the first
 // lines read ahead so that Choose can settle the provider before the first
 // one is normalized (evcap normalize and census read this way).
+// Native.Normalize runs the caller's normalizer over those lines with
+// reading, normalizing and emitting on separate goroutines; from a pipe
+// or a terminal (Input.Live) each line's events are emitted before more
+// input is waited for.
 // RecordEvidence is the same verdict for a reader that holds a capture's
 // records (evcap render).
 //
@@ -27,8 +31,8 @@
 // provider the capture names and what normalize/detect sees in its first
 // native lines.
 //
-// The package does not normalize, render, replay or validate captures: it
-// opens, sniffs and hands out bytes. A fixture.json is checked against the
+// The package holds no normalizer, and does not render, replay or
+// validate captures: it opens, sniffs and hands out bytes. A fixture.json is checked against the
 // fixture schema when it is opened (package fixtures), because a fixture is
 // read whole anyway.
 package source
