@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/envelope"
-	"github.com/evcap/evcap/provider"
+	"github.com/evcap/evcap/providers"
 	"github.com/evcap/evcap/redact"
 	"github.com/tidwall/gjson"
 )
@@ -77,16 +77,14 @@ func newBlocks(r func() *redact.Redactor, lookahead int) *blocks {
 // it in the goroutine that reads records, ahead of the one that feeds the
 // streams.
 type observer struct {
-	trackers map[string]provider.Deltas // per provider name, made at its first native line
-	known    map[string]bool            // whether the registry knows a provider name, asked once
-	names    []string                   // the registry's names, for lines of no known provider
+	// deltas holds the providers' trackers, one per provider name, made
+	// at its first native line.
+	deltas providers.CaptureDeltas
 	// The last block key made (blockKey).
 	keyName, keyBlock, key string
 }
 
-func newObserver() *observer {
-	return &observer{trackers: map[string]provider.Deltas{}, known: map[string]bool{}}
-}
+func newObserver() *observer { return &observer{} }
 
 // push adds a delta to its block and fills the holes of every delta the
 // stream released.

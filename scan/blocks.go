@@ -4,7 +4,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 
+	"github.com/evcap/evcap/providers"
 	"github.com/tidwall/gjson"
 )
 
@@ -42,49 +44,13 @@ type delta struct {
 	key, text, pointer string
 }
 
-// deltaOf finds the delta a record carries, and the prefixes of the blocks
-// the record ends. stage is the record's stage and body its payload (for
-// legacy markers, the marker and its argument).
+// deltaOf finds the delta a normalized_out or legacy_out record carries
+// (evcap's own formats), and the prefixes of the blocks the record ends.
+// stage is the record's stage and payload its payload (for legacy markers,
+// the marker and its argument). A native_in record's deltas are its
+// provider's to say (fileScan.nativeDelta).
 func deltaOf(stage string, payload gjson.Result) (d delta, ends []string) {
 	switch stage {
-	case "native_in":
-		if payload.Type != gjson.JSON {
-			return delta{}, nil
-		}
-		switch payload.Get("type").String() {
-		case "stream_event":
-			parent := payload.Get("parent_tool_use_id").String()
-			ev := payload.Get("event")
-			switch ev.Get("type").String() {
-			case "content_block_delta":
-				for i, f := range claudeDeltaFields {
-					if x := ev.Get(claudeDeltaPaths[i]); x.Type == gjson.String {
-						// (One concatenation: one allocation per delta line.)
-						return delta{key: "claude|" + parent + "|" + ev.Get("index").Raw + "|" + f, text: x.String(), pointer: claudeDeltaPointers[i]}, nil
-					}
-				}
-			case "content_block_stop":
-				return delta{}, []string{"claude|" + parent + "|" + ev.Get("index").Raw + "|"}
-			case "message_stop":
-				return delta{}, []string{"claude|" + parent + "|"}
-			}
-		case "message":
-			if payload.Get("delta").Bool() {
-				if c := payload.Get("content"); c.Type == gjson.String {
-					return delta{key: "gemini|" + payload.Get("role").String(), text: c.String(), pointer: "/payload/content"}, nil
-				}
-			}
-		case "message.part.delta":
-			p := payload.Get("properties")
-			if x := p.Get("delta"); x.Type == gjson.String {
-				return delta{key: "opencode|" + p.Get("partID").String() + "|" + p.Get("field").String(), text: x.String(),
-					pointer: "/payload/properties/delta"}, nil
-			}
-		case "message.part.updated":
-			if part := payload.Get("properties.part"); part.Get("time.end").Exists() {
-				return delta{}, []string{"opencode|" + part.Get("id").String() + "|"}
-			}
-		}
 	case "normalized_out":
 		if payload.Type != gjson.JSON {
 			return delta{}, nil
@@ -120,16 +86,51 @@ func deltaOf(stage string, payload gjson.Result) (d delta, ends []string) {
 	return delta{}, nil
 }
 
-// The fields of a Claude content_block_delta that carry text, their gjson
-// paths and their pointers; the legacy delta markers and their blocks'
-// keys ("legacy|" and the marker).
+// The legacy delta markers and their blocks' keys ("legacy|" and the
+// marker).
 var (
-	claudeDeltaFields   = [...]string{"text", "thinking", "partial_json"}
-	claudeDeltaPaths    = [...]string{"delta.text", "delta.thinking", "delta.partial_json"}
-	claudeDeltaPointers = [...]string{"/payload/event/delta/text", "/payload/event/delta/thinking", "/payload/event/delta/partial_json"}
-	legacyMarkers       = [...]string{"[CONTENT_DELTA] ", "[THINKING_DELTA] "}
-	legacyKeys          = [...]string{"legacy|[CONTENT_DELTA] ", "legacy|[THINKING_DELTA] "}
+	legacyMarkers = [...]string{"[CONTENT_DELTA] ", "[THINKING_DELTA] "}
+	legacyKeys    = [...]string{"legacy|[CONTENT_DELTA] ", "legacy|[THINKING_DELTA] "}
 )
+
+// nativeDelta finds the delta the native_in JSON payload of the named
+// provider carries, and the keys of the blocks it ends, with the
+// provider descriptor's tracker (providers.CaptureDeltas): which lines
+// stream a block, and where a block ends, is the provider's wire format,
+// which only its normalize/ package knows. A block's key is "native|",
+// the provider, "|", the tracker's block and a NUL, so that ending one
+// block (a prefix of the open keys, for blockSet.end) ends no other.
+func (f *fileScan) nativeDelta(provider, payload string) (d delta, ends []string) {
+	found := f.deltas.Line(provider, unsafe.Slice(unsafe.StringData(payload), len(payload)), true)
+	for _, e := range found.Ended {
+		ends = append(ends, nativeBlockKey(e))
+	}
+	if found.OK {
+		p := found.Piece
+		d = delta{key: nativeBlockKey(providers.Block{Provider: found.Provider, Block: p.Block}),
+			text: p.Text, pointer: payloadPointer(p.Path)}
+	}
+	return d, ends
+}
+
+func nativeBlockKey(b providers.Block) string {
+	return "native|" + b.Provider + "|" + b.Block + "\x00"
+}
+
+// payloadPointer is the JSON pointer of the member at path in a record's
+// payload.
+func payloadPointer(path []string) string {
+	var b strings.Builder
+	b.WriteString("/payload")
+	for _, k := range path {
+		b.WriteByte('/')
+		b.WriteString(pointerEscaper.Replace(k))
+	}
+	return b.String()
+}
+
+// pointerEscaper escapes a key for a JSON pointer (RFC 6901).
+var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // add appends a delta to its block, checking and trimming the block when
 // it grows past maxBlock.

@@ -72,7 +72,8 @@ type fastWalk struct {
 	record                   bool
 	seenStage, seenSeq       bool
 	seenSession, seenPayload bool
-	stage                    string
+	seenProvider             bool
+	stage, provider          string
 	seq                      int64
 	session                  string
 	sessionOK                bool
@@ -144,7 +145,7 @@ func (ls *lineScan) fastLine(t []byte, n int64) bool {
 		if w.seenPayload {
 			payload = gjson.Parse(bstr(t[w.payloadStart:w.payloadEnd]))
 		}
-		o.d, o.ends = deltaOf(w.stage, payload)
+		o.record(w.stage, w.provider, payload)
 	} else {
 		seq = w.seq
 	}
@@ -304,6 +305,13 @@ func (w *fastWalk) topValue(t *jsonwalk.Token) {
 			w.seenStage = true
 			if t.Kind == jsonwalk.String {
 				w.stage = w.decode(t, true)
+			}
+		}
+	case "provider":
+		if !w.seenProvider {
+			w.seenProvider = true
+			if t.Kind == jsonwalk.String {
+				w.provider = w.decode(t, true)
 			}
 		}
 	case "sessionId":

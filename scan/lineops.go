@@ -1,6 +1,9 @@
 package scan
 
-import "github.com/evcap/evcap/redact"
+import (
+	"github.com/evcap/evcap/redact"
+	"github.com/tidwall/gjson"
+)
 
 // What checking one line gives the in-order stage. A line is checked on its
 // own (by any worker, lines of one file in parallel), which needs nothing
@@ -59,9 +62,15 @@ type lineOut struct {
 	// session: the record's sessionId is a volatile id (at sequence seq).
 	session bool
 	seq     int64
-	d       delta
-	ends    []string
-	ops     []op
+	// d and ends are the delta the record carries and the blocks it ends
+	// (a normalized_out or legacy_out record: see deltaOf); native is the
+	// JSON payload of a native_in record, of the named provider, whose
+	// deltas the in-order stage asks the provider's tracker about.
+	d        delta
+	ends     []string
+	native   string
+	provider string
+	ops      []op
 	// opSeq is the sequence number of the ops' findings.
 	opSeq int64
 	// cands and pems hold the ops' tokens and texts.
@@ -72,6 +81,18 @@ type lineOut struct {
 func (o *lineOut) reset(n int64) {
 	clear(o.pems) // (their texts may be long: do not keep them)
 	*o = lineOut{n: n, ops: o.ops[:0], learned: o.learned[:0], cands: o.cands[:0], pems: o.pems[:0]}
+}
+
+// record notes the delta of a record of the stage and provider whose
+// payload is payload (a view of the line, which lives as long as o).
+func (o *lineOut) record(stage, provider string, payload gjson.Result) {
+	if stage == "native_in" {
+		if payload.Type == gjson.JSON {
+			o.native, o.provider = payload.Raw, provider
+		}
+		return
+	}
+	o.d, o.ends = deltaOf(stage, payload)
 }
 
 // find adds an opFind for f, unless the op before it is an opFind of the
@@ -111,6 +132,11 @@ func (f *fileScan) apply(o *lineOut, m *matcher) {
 		f.m = m.local()
 	}
 	n := o.n
+	if o.rec && o.native != "" {
+		// A native line's deltas depend on the lines before it: its
+		// provider's tracker reads it here, in file order.
+		o.d, o.ends = f.nativeDelta(o.provider, o.native)
+	}
 	f.begin(n, o.rec && o.d.key != "", o.d.pointer)
 	if o.rec {
 		for _, id := range o.learned {

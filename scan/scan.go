@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/evcap/evcap/providers"
 	"github.com/evcap/evcap/redact"
 	"github.com/tidwall/gjson"
 )
@@ -352,6 +353,9 @@ type fileScan struct {
 	live   []int64
 	ids    knownIDs
 	blocks blockSet
+	// deltas follows the native lines' streamed blocks, with each
+	// provider's tracker.
+	deltas providers.CaptureDeltas
 	// pem follows private-key blocks across the lines of each text
 	// stream (stderr, non-JSON stdout, a text file).
 	pem map[string]*pemState
@@ -643,7 +647,7 @@ func (f *lineScan) record(v gjson.Result) {
 	if sid := v.Get("sessionId"); sid.Type == gjson.String && volatileID("session_id", sid.String()) && !f.m.allowed(sid.String()) {
 		o.session = true
 	}
-	o.d, o.ends = deltaOf(stage, payload)
+	o.record(stage, v.Get("provider").String(), payload)
 }
 
 func absPath(p string) bool {
