@@ -209,7 +209,7 @@ func play(ctx context.Context, s streams, r io.Reader, name string, o playOption
 		if o.stage == envelope.StageLegacyOut {
 			line = envelope.DecodeNativeLine(envelope.EventStderr, rec.Payload)
 		}
-		if in != nil && rec.EventType == "control_response" {
+		if in != nil && rec.EventType == envelope.EventControlResponse {
 			line = in.liveID(line)
 		}
 		if _, err := w.Write(append(append([]byte(nil), line...), '\n')); err != nil {
