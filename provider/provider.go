@@ -67,6 +67,11 @@ type Descriptor struct {
 	// ("toolu_", "ses_"), sorted; sanitize keeps them in a pseudonym
 	// ("toolu_evcap_0001") so that a reader still sees what the id named.
 	VolatileIDPrefixes []string
+	// ProjectPaths are the gjson paths, in the provider's native stdout
+	// lines, of the working directory a run names (Claude's system/init
+	// "cwd"), in the order they are tried; nil when its lines name none.
+	// sanitize and scan take the project root to redact from there.
+	ProjectPaths []string
 
 	// JSONOutputArgs are the arguments, after the executable's name, that
 	// make the CLI print the JSON lines evcap reads ("--output-format",

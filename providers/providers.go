@@ -11,6 +11,7 @@ package providers
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"github.com/evcap/evcap/normalize/claude"
@@ -138,4 +139,38 @@ func JSONCommands() string {
 		parts = append(parts, strings.Join(append([]string{d.CLI}, d.JSONOutputArgs...), " "))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// ProjectPaths returns the gjson paths at which native lines of the
+// provider named name give the run's working directory
+// (Descriptor.ProjectPaths). For a name the registry does not know (""
+// before a live stream is detected) it returns every provider's, in the
+// order of their names.
+func ProjectPaths(name string) []string {
+	if d, ok := Lookup(name); ok {
+		return d.ProjectPaths
+	}
+	var out []string
+	for _, d := range all() {
+		out = append(out, d.ProjectPaths...)
+	}
+	return out
+}
+
+// ProjectKeys lists the last keys of every provider's ProjectPaths
+// ("cwd", "directory"), each once and sorted: a line that holds none of
+// them, nor an escape that could spell one, names no working directory.
+func ProjectKeys() []string {
+	seen := map[string]bool{}
+	for _, d := range all() {
+		for _, p := range d.ProjectPaths {
+			seen[p[strings.LastIndexByte(p, '.')+1:]] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for k := range seen {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }

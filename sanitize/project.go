@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/providers"
 	"github.com/tidwall/gjson"
 )
 
@@ -21,7 +23,7 @@ import (
 // the first few records), then everything held is processed with it. Only
 // when MaxHeld bytes of records go by without one (Codex and Gemini
 // streams name none) is the file searched for it from the start, a byte
-// search for the keys a declaration needs (see mayDeclare) that parses
+// search for the keys a declaration needs (see projectKeys) that parses
 // nothing else, before sanitizing from the start. A pipe cannot be read
 // ahead of what is written: there the root applies from the record that
 // names it on.
@@ -57,7 +59,7 @@ func (s *sanitizer) lookahead(ctx context.Context, rd *envelope.Reader) ([]held,
 			return out, true, nil // a torn last line or a read error: nothing follows
 		}
 		_, _, body := split(rec)
-		if p := DeclaredProject(rec.Stage, body); p != "" {
+		if p := declaredProject(rec.Stage, rec.Provider, body, s.projectKeys); p != "" {
 			return out, true, s.setProject(p)
 		}
 		size += len(rec.Payload) + 256
@@ -85,7 +87,7 @@ func (s *sanitizer) searchProject(ctx context.Context, r io.Reader, name string)
 			}
 			return fmt.Errorf("sanitize %s: %w", name, err)
 		}
-		if !mayDeclare(line) {
+		if !jsonpick.MayHoldKey(line, s.projectKeys) {
 			continue
 		}
 		rec, err := envelope.NewReader(bytes.NewReader(append(line, '\n')), name, envelope.ReaderOptions{}).Next()
@@ -93,7 +95,7 @@ func (s *sanitizer) searchProject(ctx context.Context, r io.Reader, name string)
 			continue
 		}
 		_, _, body := split(rec)
-		if p := DeclaredProject(rec.Stage, body); p != "" {
+		if p := declaredProject(rec.Stage, rec.Provider, body, s.projectKeys); p != "" {
 			return s.setProject(p)
 		}
 	}
@@ -107,12 +109,15 @@ func (s *sanitizer) setProject(p string) error {
 	return s.rebuild()
 }
 
-// mayDeclare reports whether b (a record line, or a payload) can hold a
-// key DeclaredProject reads: "cwd" or "directory", written plainly,
-// escaped inside a string payload, or spelled with \u escapes.
-func mayDeclare(b []byte) bool {
-	return bytes.Contains(b, []byte("cwd")) || bytes.Contains(b, []byte("directory")) || bytes.Contains(b, []byte(`\u`))
-}
+// projectKeys are the keys a record names its project root by:
+// capture.start's cwd and the last keys of every provider's ProjectPaths
+// (providers.ProjectKeys). A record without one of them, nor an escape
+// that could spell one, names no root.
+func projectKeys() []string { return append(providers.ProjectKeys(), startProjectKey) }
+
+// startProjectKey is the key of capture.start's working directory in its
+// payload.
+const startProjectKey = "cwd"
 
 // learnProject takes the project root from rec when none is settled: no
 // Options.Project, and the root is still the default.
@@ -120,36 +125,39 @@ func (s *sanitizer) learnProject(rec *envelope.Record, body []byte) error {
 	if s.opts.Project != "" || s.project != s.opts.DefaultProject && s.project != "" {
 		return nil
 	}
-	if p := DeclaredProject(rec.Stage, body); p != "" {
+	if p := declaredProject(rec.Stage, rec.Provider, body, s.projectKeys); p != "" {
 		return s.setProject(p)
 	}
 	return nil
 }
 
-// DeclaredProject returns the absolute working directory a record's
-// payload names (capture.start cwd, Claude system/init cwd, opencode
-// session directory or assistant path.cwd), or "".
-func DeclaredProject(stage envelope.Stage, body []byte) string {
-	if stage != envelope.StageMeta && stage != envelope.StageNativeIn {
-		return ""
+// declaredProject returns the absolute working directory a record's
+// payload names, or "": capture.start's cwd (a meta record), or for a
+// native line of the named provider where its descriptor says
+// (provider.Descriptor.ProjectPaths: Claude's system/init cwd, opencode's
+// session directory or assistant path.cwd; every provider's for a name
+// the registry does not know). keys are projectKeys().
+func declaredProject(stage envelope.Stage, provider string, body []byte, keys []string) string {
+	var paths []string
+	switch stage {
+	case envelope.StageMeta:
+		paths = []string{startProjectKey}
+	case envelope.StageNativeIn:
+		paths = providers.ProjectPaths(provider)
 	}
-	if !mayDeclare(body) || !gjson.ValidBytes(body) {
+	if len(paths) == 0 || !jsonpick.MayHoldKey(body, keys) || !gjson.ValidBytes(body) {
 		return ""
 	}
 	// Looked up in place (gjson.GetBytes copies every value it finds);
 	// the root returned is copied.
 	js := bytesString(body)
-	for _, p := range declaredPaths {
+	for _, p := range paths {
 		if v := gjson.Get(js, p); v.Type == gjson.String && isAbs(v.String()) {
 			return strings.Clone(strings.TrimRight(v.String(), "/\\"))
 		}
 	}
 	return ""
 }
-
-// declaredPaths are the gjson paths of a declared project root, in the
-// order DeclaredProject tries them.
-var declaredPaths = [...]string{"cwd", "properties.info.directory", "properties.info.path.cwd"}
 
 func isAbs(p string) bool {
 	return len(p) > 1 && (p[0] == '/' || len(p) > 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))

@@ -259,6 +259,9 @@ func (s *sanitizer) newItem() *item {
 type sanitizer struct {
 	opts    Options
 	project string
+	// projectKeys are the keys a record names its project root by
+	// (projectKeys()).
+	projectKeys []string
 	// red is the redactor of the records being read (the reading stage's:
 	// it changes when a record names the project root); cur is the one
 	// of the last record added (the finishing stage's).
@@ -289,7 +292,8 @@ type sanitizer struct {
 }
 
 func newSanitizer(opts Options, batch int) (*sanitizer, error) {
-	s := &sanitizer{opts: opts, ids: newIDs(), clock: clock{drop: opts.DropTimes}, maxHeld: opts.MaxHeld}
+	s := &sanitizer{opts: opts, ids: newIDs(), clock: clock{drop: opts.DropTimes}, maxHeld: opts.MaxHeld,
+		projectKeys: projectKeys()}
 	if s.maxHeld <= 0 {
 		s.maxHeld = DefaultMaxHeld
 	}

@@ -61,6 +61,7 @@ func Scan(r io.Reader, name string, opts ScanOptions) ([]Finding, error) {
 		return nil, fmt.Errorf("scan: %w", err)
 	}
 	known := newIDs()
+	keys := projectKeys()
 	var out []Finding
 	lr := lines.NewReader(r)
 	for {
@@ -75,7 +76,7 @@ func Scan(r io.Reader, name string, opts ScanOptions) ([]Finding, error) {
 		obj := bytes.TrimRight(bytes.TrimSpace(line), ",")
 		var seq int64
 		if gjson.ValidBytes(obj) && len(obj) > 0 && obj[0] == '{' {
-			v := gjson.GetManyBytes(obj, "sequence", "stage", "payload", "sessionId")
+			v := gjson.GetManyBytes(obj, "sequence", "stage", "payload", "sessionId", "provider")
 			if v[0].Type == gjson.Number {
 				seq = v[0].Int()
 			}
@@ -84,7 +85,7 @@ func Scan(r io.Reader, name string, opts ScanOptions) ([]Finding, error) {
 			if opts.Project == "" && len(payload) > 0 {
 				rec := &envelope.Record{Stage: stage, Payload: payload}
 				_, _, body := split(rec)
-				if p := DeclaredProject(stage, body); p != "" && p != project {
+				if p := declaredProject(stage, v[4].String(), body, keys); p != "" && p != project {
 					rules[redact.RulePathProject] = true
 					project = p
 					if red, err = newRed(); err != nil {

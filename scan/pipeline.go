@@ -11,7 +11,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/providers"
 	"github.com/evcap/evcap/redact"
 	"github.com/tidwall/gjson"
 )
@@ -390,7 +392,7 @@ func (rd *reader) end(err error, refused bool) {
 // lineScan.record made when it did this itself.
 func (rd *reader) declare(raw []byte) {
 	f := rd.f
-	if rd.s.opts.Project != "" || f.kind != KindCapture && f.kind != KindFixture || !mayDeclare(raw) {
+	if rd.s.opts.Project != "" || f.kind != KindCapture && f.kind != KindFixture || !jsonpick.MayHoldKey(raw, rd.s.projectKeys) {
 		return
 	}
 	t := bytes.TrimSpace(raw)
@@ -403,10 +405,17 @@ func (rd *reader) declare(raw []byte) {
 	v := gjson.ParseBytes(t)
 	stage := v.Get("stage").String()
 	payload := v.Get("payload")
-	if stage != "meta" && stage != "native_in" || payload.Type != gjson.JSON {
+	if payload.Type != gjson.JSON {
 		return
 	}
-	for _, p := range []string{"cwd", "properties.info.directory", "properties.info.path.cwd"} {
+	var paths []string
+	switch stage {
+	case "meta":
+		paths = []string{startProjectKey}
+	case "native_in":
+		paths = providers.ProjectPaths(v.Get("provider").String())
+	}
+	for _, p := range paths {
 		d := payload.Get(p)
 		if d.Type != gjson.String || !absPath(d.String()) {
 			continue
@@ -422,33 +431,6 @@ func (rd *reader) declare(raw []byte) {
 	}
 }
 
-// mayDeclare reports whether a line may name a project: it holds "cwd" or
-// "directory", or an escape of a lower-case letter (a key may be spelled
-// with escapes).
-//
-// Both words hold a "d" ("cwd" ends with it, "directory" starts with it),
-// so one search for "d" finds either.
-func mayDeclare(raw []byte) bool {
-	for i := 0; ; {
-		j := bytes.IndexByte(raw[i:], 'd')
-		if j < 0 {
-			break
-		}
-		k := i + j
-		if k >= 2 && raw[k-2] == 'c' && raw[k-1] == 'w' || bytes.HasPrefix(raw[k:], []byte("directory")) {
-			return true
-		}
-		i = k + 1
-	}
-	for i := bytes.Index(raw, []byte(`\u00`)); i >= 0; {
-		if i+4 < len(raw) && (raw[i+4] == '6' || raw[i+4] == '7') {
-			return true
-		}
-		j := bytes.Index(raw[i+1:], []byte(`\u00`))
-		if j < 0 {
-			return false
-		}
-		i += 1 + j
-	}
-	return false
-}
+// startProjectKey is the key of capture.start's working directory in its
+// payload.
+const startProjectKey = "cwd"

@@ -148,6 +148,10 @@ type Scanner struct {
 	// noPrefilter runs every rule on every text (the differential tests
 	// compare the two).
 	noPrefilter bool
+	// projectKeys are the keys a record names its project by (a
+	// provider's ProjectPaths, capture.start's cwd): a line without one
+	// is not parsed for it.
+	projectKeys []string
 	// ctx, set only on the copy PathsContext and ReadContext make,
 	// stops a scan at the next line once it is done.
 	ctx context.Context
@@ -172,7 +176,8 @@ func (s *Scanner) ReadContext(ctx context.Context, r io.Reader, name string, kin
 // New compiles the rules. It fails on an invalid config (a custom rule or
 // allow_regex that does not compile).
 func New(opts Options) (*Scanner, error) {
-	s := &Scanner{opts: opts, disabled: map[string]bool{}, withPaths: &pathFilters{}}
+	s := &Scanner{opts: opts, disabled: map[string]bool{}, withPaths: &pathFilters{},
+		projectKeys: append(providers.ProjectKeys(), startProjectKey)}
 	for _, id := range opts.Config.Disable {
 		s.disabled[id] = true
 	}

@@ -34,6 +34,7 @@ func Provider() provider.Descriptor {
 		VolatileIDKeys: []string{"id", "parent_tool_use_id", "request_id", "sessionId", "session_id",
 			"tool_use_id", "uuid"},
 		VolatileIDPrefixes: []string{"msg_", "req_", "srvtoolu_", "toolu_"},
+		ProjectPaths:       []string{"cwd"},
 		// claude -p … --output-format stream-json --verbose: print mode
 		// refuses stream-json without --verbose.
 		JSONOutputArgs: []string{"--output-format", "stream-json", "--verbose"},

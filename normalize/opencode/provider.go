@@ -37,6 +37,7 @@ func Provider() provider.Descriptor {
 		ReadsCumulative:    true,
 		VolatileIDKeys:     []string{"callID", "id", "messageID", "parentID", "partID", "requestID", "sessionID"},
 		VolatileIDPrefixes: []string{"call_", "evt_", "msg_", "per_", "prt_", "que_", "ses_"},
+		ProjectPaths:       []string{"properties.info.directory", "properties.info.path.cwd"},
 		// opencode run --format json (the server's /event bus needs no flag).
 		JSONOutputArgs: []string{"run", "--format", "json"},
 		// $XDG_DATA_HOME (~/.local/share)/opencode/opencode.db: one SQLite
