@@ -20,6 +20,7 @@ import (
 	"github.com/evcap/evcap/normalize/opencode"
 	"github.com/evcap/evcap/render/groups"
 	"github.com/evcap/evcap/schema"
+	"github.com/tidwall/gjson"
 )
 
 // corpus holds the stored sessions of real runs of the pinned CLIs next to
@@ -202,4 +203,32 @@ func storedCount(t *testing.T, dir, provider string) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestImportNamesTheSessionsCwd: the capture.start of every imported
+// corpus session names the working directory its live run printed
+// (Claude's system/init cwd, opencode's session directory), read where
+// the provider's descriptor says the CLI stores it; Gemini CLI stores
+// none, so its captures name none.
+func TestImportNamesTheSessionsCwd(t *testing.T) {
+	named := 0
+	for _, dir := range corpusRuns(t) {
+		provider := filepath.Base(filepath.Dir(dir))
+		out, _ := importRun(t, dir, provider)
+		first, _, _ := bytes.Cut(out, []byte("\n"))
+		got := gjson.GetBytes(first, "payload.cwd").String()
+		want := "/tmp/realcli/runs/" + provider + "/" + filepath.Base(dir) + "/project"
+		if provider == "gemini" {
+			want = ""
+		}
+		if got != want {
+			t.Errorf("%s: capture.start cwd %q, want %q", dir, got, want)
+		}
+		if got != "" {
+			named++
+		}
+	}
+	if named < 9 {
+		t.Fatalf("only %d imported sessions named a cwd", named)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/evcap/evcap/capture"
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/providers"
 	"github.com/evcap/evcap/redact"
 	"github.com/tidwall/gjson"
 )
@@ -77,11 +78,15 @@ func Import(ctx context.Context, src Entries, w io.Writer, o Options) (Stats, er
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	ahead, aheadErr := lookAhead(src)
+	var cwdPaths []string
+	if d, ok := providers.Lookup(o.Provider); ok {
+		cwdPaths = d.Sessions.ProjectPaths
+	}
+	ahead, aheadErr := lookAhead(src, cwdPaths)
 	if aheadErr != nil && !errors.Is(aheadErr, ErrTornEntry) && !errors.Is(aheadErr, io.EOF) {
 		return st, fmt.Errorf("import: %w", aheadErr)
 	}
-	cwd := sessionCwd(ahead)
+	cwd := sessionCwd(cwdPaths, ahead)
 	if o.RedactorFor != nil {
 		red, err := o.RedactorFor(cwd)
 		if err != nil {
@@ -280,7 +285,7 @@ const aheadMax = 16
 // call), stopping early at the first that names a working directory. The
 // error is the one that ended the reading (io.EOF, a torn entry), nil when
 // more entries may follow.
-func lookAhead(src Entries) ([]Entry, error) {
+func lookAhead(src Entries, cwdPaths []string) ([]Entry, error) {
 	var out []Entry
 	for len(out) < aheadMax {
 		e, err := src.Next()
@@ -291,24 +296,23 @@ func lookAhead(src Entries) ([]Entry, error) {
 		if err != nil {
 			return out, err
 		}
-		if sessionCwd(out[len(out)-1:]) != "" {
+		if sessionCwd(cwdPaths, out[len(out)-1:]) != "" {
 			return out, nil
 		}
 	}
 	return out, nil
 }
 
-// cwdPaths are where the CLIs store the session's working directory:
-// Claude Code on every entry, Codex in session_meta, opencode on
-// assistant messages. Gemini CLI stores only a hash of it.
-var cwdPaths = []string{"cwd", "payload.cwd", "info.path.cwd"}
-
-func sessionCwd(entries []Entry) string {
+// sessionCwd is the working directory the first of entries that names
+// one stores, where the provider's descriptor says it is
+// (Sessions.ProjectPaths: Claude Code on every entry, Codex in
+// session_meta, opencode on assistant messages), or "".
+func sessionCwd(paths []string, entries []Entry) string {
 	for _, e := range entries {
-		if !gjson.ValidBytes(e.Line) {
+		if len(paths) == 0 || !gjson.ValidBytes(e.Line) {
 			continue
 		}
-		for _, p := range cwdPaths {
+		for _, p := range paths {
 			if v := gjson.GetBytes(e.Line, p); v.Type == gjson.String && strings.HasPrefix(v.String(), "/") {
 				return strings.TrimRight(v.String(), "/")
 			}

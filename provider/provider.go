@@ -128,6 +128,11 @@ type SessionStore struct {
 	// IDField is the gjson path of the session id in a session file's
 	// first line ("payload.id"); "" when the first line is not read.
 	IDField string
+	// ProjectPaths are the gjson paths, in a stored entry, of the
+	// session's working directory, tried in order ("payload.cwd" of
+	// Codex's session_meta); nil when the CLI does not store it (Gemini
+	// CLI keeps only a hash of it).
+	ProjectPaths []string
 }
 
 // NameID says where a session file's name shows the session's id.

@@ -41,7 +41,8 @@ func Provider() provider.Descriptor {
 		// $CLAUDE_CONFIG_DIR (~/.claude)/projects/<cwd slug>/<session id>.jsonl,
 		// one entry a line (the corpus's history/claude/*/history.jsonl).
 		Sessions: provider.SessionStore{DirEnv: "CLAUDE_CONFIG_DIR", HomeDir: ".claude", Path: "projects",
-			Suffix: ".jsonl", Depth: 1, NameID: provider.NameStartsWithID},
+			Suffix: ".jsonl", Depth: 1, NameID: provider.NameStartsWithID,
+			ProjectPaths: []string{"cwd"}},
 	}
 }
 

@@ -47,7 +47,8 @@ func Provider() provider.Descriptor {
 		// one entry a line, the first a session_meta whose payload.id is
 		// the session id (the corpus's history/codex/*/history.jsonl).
 		Sessions: provider.SessionStore{DirEnv: "CODEX_HOME", HomeDir: ".codex", Path: "sessions",
-			Prefix: "rollout-", Suffix: ".jsonl", NameID: provider.NameContainsID, IDField: "payload.id"},
+			Prefix: "rollout-", Suffix: ".jsonl", NameID: provider.NameContainsID, IDField: "payload.id",
+			ProjectPaths: []string{"payload.cwd"}},
 	}
 }
 

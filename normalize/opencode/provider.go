@@ -44,7 +44,7 @@ func Provider() provider.Descriptor {
 		// database for every session (tables session, message, part; the
 		// corpus's history/opencode/*/opencode.db).
 		Sessions: provider.SessionStore{DirEnv: "XDG_DATA_HOME", HomeDir: ".local/share", Path: "opencode/opencode.db",
-			Database: true},
+			Database: true, ProjectPaths: []string{"info.path.cwd"}},
 	}
 }
 
