@@ -107,8 +107,14 @@ func (f *fileScan) nativeDelta(provider, payload string) (d delta, ends []string
 	}
 	if found.OK {
 		p := found.Piece
-		d = delta{key: nativeBlockKey(providers.Block{Provider: found.Provider, Block: p.Block}),
-			text: p.Text, pointer: payloadPointer(p.Path)}
+		b := providers.Block{Provider: found.Provider, Block: p.Block}
+		if b != f.lastBlock || f.lastKey == "" {
+			f.lastBlock, f.lastKey = providers.Block{Provider: strings.Clone(b.Provider), Block: strings.Clone(b.Block)}, nativeBlockKey(b)
+		}
+		if !slices.Equal(p.Path, f.lastPath) || f.lastPtr == "" {
+			f.lastPath, f.lastPtr = slices.Clone(p.Path), payloadPointer(p.Path)
+		}
+		d = delta{key: f.lastKey, text: p.Text, pointer: f.lastPtr}
 	}
 	return d, ends
 }

@@ -361,6 +361,13 @@ type fileScan struct {
 	// deltas follows the native lines' streamed blocks, with each
 	// provider's tracker.
 	deltas providers.CaptureDeltas
+	// lastKey, lastPath and lastPtr are the last native block's key
+	// and the last piece's path and pointer: a block's deltas come one
+	// after another, at one path (nativeDelta).
+	lastBlock providers.Block
+	lastKey   string
+	lastPath  []string
+	lastPtr   string
 	// pem follows private-key blocks across the lines of each text
 	// stream (stderr, non-JSON stdout, a text file).
 	pem map[string]*pemState
