@@ -5,6 +5,11 @@
 // by name or by a line it printed, and learn its format from the
 // descriptor, never from a switch of their own.
 //
+// Beside the table it offers what every reader of a capture needs from
+// all the descriptors at once: CaptureDeltas follows a capture's native
+// delta blocks with each record's provider's tracker, and ProjectPaths
+// and ProjectKeys say where lines name the run's working directory.
+//
 // Adding a provider means adding its package's Provider to all and
 // nothing else. The package does no I/O.
 package providers
