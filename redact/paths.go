@@ -98,7 +98,10 @@ func (r *Redactor) pathSpans(text []byte, found *bitset, protect func() [][2]int
 
 // pathEdges checks that a path occurrence is the whole path and not a part
 // of a longer name: /tmp/x must not match in /tmp/xy or /var/tmp/x, but it
-// does match in file:///tmp/x, "/tmp/x/a", "/tmp/x." and after an escape.
+// does match in file:///tmp/x, git's a//tmp/x (the diff of a file outside
+// the repository names it so), "/tmp/x/a", "/tmp/x." and after an escape.
+// A separator before the path's own is an edge, as scan (the gate that
+// sanitized output must pass) counts it.
 func pathEdges(text []byte, s, e int, isSlug bool) bool {
 	if s > 0 {
 		c := text[s-1]
@@ -108,9 +111,6 @@ func pathEdges(text []byte, s, e int, isSlug bool) bool {
 				return false
 			}
 		case c == '/':
-			if !bytes.HasSuffix(text[:s], []byte("file://")) {
-				return false
-			}
 		case c == '.' || isIdentByte(c):
 			if !(s >= 2 && text[s-2] == '\\' && isAlpha(c)) {
 				return false

@@ -126,3 +126,23 @@ func TestAnyHomeDirectory(t *testing.T) {
 		t.Errorf("custom home: %q", got)
 	}
 }
+
+// TestPathAfterASeparator: a configured path after another separator is
+// still the path (git names a file outside the repository a//tmp/x in a
+// diff, file URLs have three slashes), as scan, the gate sanitized output
+// must pass, counts it; a path inside a longer one is not.
+func TestPathAfterASeparator(t *testing.T) {
+	cases := []struct{ in, want, reason string }{
+		{"diff --git a//tmp/evcap-run-1/notes.md b//tmp/evcap-run-1/notes.md",
+			"diff --git a/<TMP>/notes.md b/<TMP>/notes.md", "a git diff of a file outside the repository"},
+		{"+++ b//home/alice/src/demo/main.go", "+++ b/<PROJECT>/main.go", "the project in a diff header"},
+		{"file:///tmp/evcap-run-1/trace.txt", "file://<TMP>/trace.txt", "a file URL"},
+		{"/var/tmp/evcap-run-1/x", "/var/tmp/evcap-run-1/x", "a path inside another is not it"},
+	}
+	r := testRedactor(t)
+	for _, c := range cases {
+		if got, _ := r.Line([]byte(c.in)); string(got) != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.reason, got, c.want)
+		}
+	}
+}
