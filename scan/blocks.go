@@ -130,13 +130,14 @@ func payloadPointer(path []string) string {
 	b.WriteString("/payload")
 	for _, k := range path {
 		b.WriteByte('/')
-		b.WriteString(pointerEscaper.Replace(k))
+		if strings.ContainsAny(k, "~/") {
+			// A key's escapes in a JSON pointer (RFC 6901).
+			k = strings.ReplaceAll(strings.ReplaceAll(k, "~", "~0"), "/", "~1")
+		}
+		b.WriteString(k)
 	}
 	return b.String()
 }
-
-// pointerEscaper escapes a key for a JSON pointer (RFC 6901).
-var pointerEscaper = strings.NewReplacer("~", "~0", "/", "~1")
 
 // add appends a delta to its block, checking and trimming the block when
 // it grows past maxBlock.
