@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/evcap/evcap/capture"
@@ -312,10 +311,8 @@ func sessionCwd(paths []string, entries []Entry) string {
 		if len(paths) == 0 || !gjson.ValidBytes(e.Line) {
 			continue
 		}
-		for _, p := range paths {
-			if v := gjson.GetBytes(e.Line, p); v.Type == gjson.String && strings.HasPrefix(v.String(), "/") {
-				return strings.TrimRight(v.String(), "/")
-			}
+		if dir := providers.ProjectAt(e.Line, paths); dir != "" {
+			return dir
 		}
 	}
 	return ""

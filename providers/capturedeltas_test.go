@@ -3,9 +3,11 @@ package providers_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
+	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/provider"
 	"github.com/evcap/evcap/providers"
@@ -119,5 +121,47 @@ func TestCaptureDeltasUnknownProvider(t *testing.T) {
 	})
 	if found < 10 {
 		t.Fatalf("%d pieces found", found)
+	}
+}
+
+// TestDeclaredProject: the working directory a record declares, where
+// each provider's lines name it (the real Claude and opencode lines of
+// the corpus), and capture.start's; a relative path declares none.
+func TestDeclaredProject(t *testing.T) {
+	first := func(file, contains string) []byte {
+		var line []byte
+		corpustest.EachLine(t, file, func(_ int64, l []byte) {
+			if line == nil && strings.Contains(string(l), contains) {
+				line = slices.Clone(l)
+			}
+		})
+		if line == nil {
+			t.Fatalf("%s: no line holding %s", file, contains)
+		}
+		return line
+	}
+	claudeInit := first("../testdata/corpus/claude/tools.stdout.jsonl", `"cwd"`)
+	opencodeSession := first("../testdata/corpus/opencode/serve-tools.sse.txt", `"directory"`)
+	opencodeSession = opencodeSession[strings.Index(string(opencodeSession), "{"):]
+	for _, c := range []struct {
+		stage   envelope.Stage
+		name    string
+		payload []byte
+		want    string
+	}{
+		{envelope.StageNativeIn, "claude", claudeInit, "/tmp/realcli/runs/claude/tools/project"},
+		{envelope.StageNativeIn, "", claudeInit, "/tmp/realcli/runs/claude/tools/project"},
+		{envelope.StageNativeIn, "codex", claudeInit, ""},
+		{envelope.StageNativeIn, "opencode", opencodeSession, "/tmp/realcli/runs/opencode/serve-tools/project"},
+		{envelope.StageMeta, "claude", []byte(`{"evcapVersion":"x","cwd":"C:\\work\\app\\"}`), `C:\work\app`},
+		{envelope.StageMeta, "claude", []byte(`{"cwd":"relative/dir"}`), ""},
+		{envelope.StageNormalizedOut, "claude", claudeInit, ""},
+	} {
+		if got := providers.DeclaredProject(c.stage, c.name, c.payload); got != c.want {
+			t.Errorf("%s %q %.60s: %q, want %q", c.stage, c.name, c.payload, got, c.want)
+		}
+	}
+	if keys := providers.ProjectKeys(); !slices.Equal(keys, []string{"cwd", "directory"}) {
+		t.Errorf("ProjectKeys %v", keys)
 	}
 }

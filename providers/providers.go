@@ -18,6 +18,10 @@ import (
 	"bytes"
 	"slices"
 	"strings"
+	"unsafe"
+
+	"github.com/evcap/evcap/envelope"
+	"github.com/tidwall/gjson"
 
 	"github.com/evcap/evcap/normalize/claude"
 	"github.com/evcap/evcap/normalize/codex"
@@ -162,11 +166,16 @@ func ProjectPaths(name string) []string {
 	return out
 }
 
-// ProjectKeys lists the last keys of every provider's ProjectPaths
-// ("cwd", "directory"), each once and sorted: a line that holds none of
-// them, nor an escape that could spell one, names no working directory.
+// startProjectKey is the member of capture.start's payload that holds
+// the recording's working directory.
+const startProjectKey = "cwd"
+
+// ProjectKeys lists the last keys of every provider's ProjectPaths and
+// capture.start's cwd ("cwd", "directory"), each once and sorted: a
+// record that holds none of them, nor an escape that could spell one
+// (jsonpick.MayHoldKey), declares no working directory.
 func ProjectKeys() []string {
-	seen := map[string]bool{}
+	seen := map[string]bool{startProjectKey: true}
 	for _, d := range all() {
 		for _, p := range d.ProjectPaths {
 			seen[p[strings.LastIndexByte(p, '.')+1:]] = true
@@ -178,4 +187,39 @@ func ProjectKeys() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// DeclaredProject returns the working directory a capture record of the
+// stage declares in its JSON payload: capture.start's cwd (a meta
+// record), or for a native line of the provider named name the first
+// absolute path at one of its ProjectPaths. The result has no trailing
+// separator and is a copy; "" when the record declares none.
+func DeclaredProject(stage envelope.Stage, name string, payload []byte) string {
+	switch stage {
+	case envelope.StageMeta:
+		return ProjectAt(payload, []string{startProjectKey})
+	case envelope.StageNativeIn:
+		return ProjectAt(payload, ProjectPaths(name))
+	}
+	return ""
+}
+
+// ProjectAt returns the first absolute path (POSIX, or a Windows drive's)
+// held by a string at one of the gjson paths of the JSON text js, without
+// its trailing separators and copied, or "". A stored session names its
+// working directory at its SessionStore.ProjectPaths.
+func ProjectAt(js []byte, paths []string) string {
+	// Looked up in place (gjson.GetBytes copies every value it finds).
+	in := unsafe.String(unsafe.SliceData(js), len(js))
+	for _, p := range paths {
+		v := gjson.Get(in, p)
+		if s := v.String(); v.Type == gjson.String && isAbs(s) {
+			return strings.Clone(strings.TrimRight(s, "/\\"))
+		}
+	}
+	return ""
+}
+
+func isAbs(p string) bool {
+	return len(p) > 1 && (p[0] == '/' || len(p) > 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/internal/jsonpick"
@@ -109,16 +108,6 @@ func (s *sanitizer) setProject(p string) error {
 	return s.rebuild()
 }
 
-// projectKeys are the keys a record names its project root by:
-// capture.start's cwd and the last keys of every provider's ProjectPaths
-// (providers.ProjectKeys). A record without one of them, nor an escape
-// that could spell one, names no root.
-func projectKeys() []string { return append(providers.ProjectKeys(), startProjectKey) }
-
-// startProjectKey is the key of capture.start's working directory in its
-// payload.
-const startProjectKey = "cwd"
-
 // learnProject takes the project root from rec when none is settled: no
 // Options.Project, and the root is still the default.
 func (s *sanitizer) learnProject(rec *envelope.Record, body []byte) error {
@@ -131,34 +120,12 @@ func (s *sanitizer) learnProject(rec *envelope.Record, body []byte) error {
 	return nil
 }
 
-// declaredProject returns the absolute working directory a record's
-// payload names, or "": capture.start's cwd (a meta record), or for a
-// native line of the named provider where its descriptor says
-// (provider.Descriptor.ProjectPaths: Claude's system/init cwd, opencode's
-// session directory or assistant path.cwd; every provider's for a name
-// the registry does not know). keys are projectKeys().
+// declaredProject returns the working directory a record's payload body
+// declares (providers.DeclaredProject), or "". keys are
+// providers.ProjectKeys(): a body without one is not parsed.
 func declaredProject(stage envelope.Stage, provider string, body []byte, keys []string) string {
-	var paths []string
-	switch stage {
-	case envelope.StageMeta:
-		paths = []string{startProjectKey}
-	case envelope.StageNativeIn:
-		paths = providers.ProjectPaths(provider)
-	}
-	if len(paths) == 0 || !jsonpick.MayHoldKey(body, keys) || !gjson.ValidBytes(body) {
+	if !jsonpick.MayHoldKey(body, keys) || !gjson.ValidBytes(body) {
 		return ""
 	}
-	// Looked up in place (gjson.GetBytes copies every value it finds);
-	// the root returned is copied.
-	js := bytesString(body)
-	for _, p := range paths {
-		if v := gjson.Get(js, p); v.Type == gjson.String && isAbs(v.String()) {
-			return strings.Clone(strings.TrimRight(v.String(), "/\\"))
-		}
-	}
-	return ""
-}
-
-func isAbs(p string) bool {
-	return len(p) > 1 && (p[0] == '/' || len(p) > 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))
+	return providers.DeclaredProject(stage, provider, body)
 }

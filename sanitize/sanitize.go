@@ -11,6 +11,7 @@ import (
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/internal/jsonwalk"
+	"github.com/evcap/evcap/providers"
 	"github.com/evcap/evcap/redact"
 	"github.com/tidwall/gjson"
 )
@@ -293,7 +294,7 @@ type sanitizer struct {
 
 func newSanitizer(opts Options, batch int) (*sanitizer, error) {
 	s := &sanitizer{opts: opts, ids: newIDs(), clock: clock{drop: opts.DropTimes}, maxHeld: opts.MaxHeld,
-		projectKeys: projectKeys()}
+		projectKeys: providers.ProjectKeys()}
 	if s.maxHeld <= 0 {
 		s.maxHeld = DefaultMaxHeld
 	}

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/evcap/evcap/internal/jsonwalk"
 	"io"
 	"regexp"
 	"sort"
+
+	"github.com/evcap/evcap/internal/jsonwalk"
+	"github.com/evcap/evcap/providers"
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/internal/lines"
@@ -61,7 +63,7 @@ func Scan(r io.Reader, name string, opts ScanOptions) ([]Finding, error) {
 		return nil, fmt.Errorf("scan: %w", err)
 	}
 	known := newIDs()
-	keys := projectKeys()
+	keys := providers.ProjectKeys()
 	var out []Finding
 	lr := lines.NewReader(r)
 	for {

@@ -8,9 +8,9 @@ import (
 	"hash/maphash"
 	"io"
 	"runtime"
-	"strings"
 	"sync"
 
+	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/evcap/evcap/internal/lines"
 	"github.com/evcap/evcap/providers"
@@ -403,34 +403,15 @@ func (rd *reader) declare(raw []byte) {
 		return
 	}
 	v := gjson.ParseBytes(t)
-	stage := v.Get("stage").String()
 	payload := v.Get("payload")
 	if payload.Type != gjson.JSON {
 		return
 	}
-	var paths []string
-	switch stage {
-	case "meta":
-		paths = []string{startProjectKey}
-	case "native_in":
-		paths = providers.ProjectPaths(v.Get("provider").String())
-	}
-	for _, p := range paths {
-		d := payload.Get(p)
-		if d.Type != gjson.String || !absPath(d.String()) {
-			continue
+	dir := providers.DeclaredProject(envelope.Stage(v.Get("stage").String()), v.Get("provider").String(), []byte(payload.Raw))
+	if dir != "" && dir != rd.project && !rd.s.disabled[redact.RulePathProject] {
+		rd.project = dir
+		if m, err := rd.s.matcher(dir); err == nil {
+			rd.m = m
 		}
-		dir := strings.Clone(strings.TrimRight(d.String(), "/\\"))
-		if dir != rd.project && !rd.s.disabled[redact.RulePathProject] {
-			rd.project = dir
-			if m, err := rd.s.matcher(dir); err == nil {
-				rd.m = m
-			}
-		}
-		break
 	}
 }
-
-// startProjectKey is the key of capture.start's working directory in its
-// payload.
-const startProjectKey = "cwd"

@@ -177,7 +177,7 @@ func (s *Scanner) ReadContext(ctx context.Context, r io.Reader, name string, kin
 // allow_regex that does not compile).
 func New(opts Options) (*Scanner, error) {
 	s := &Scanner{opts: opts, disabled: map[string]bool{}, withPaths: &pathFilters{},
-		projectKeys: append(providers.ProjectKeys(), startProjectKey)}
+		projectKeys: providers.ProjectKeys()}
 	for _, id := range opts.Config.Disable {
 		s.disabled[id] = true
 	}
@@ -660,10 +660,6 @@ func (f *lineScan) record(v gjson.Result) {
 		o.session = true
 	}
 	o.record(stage, v.Get("provider").String(), payload)
-}
-
-func absPath(p string) bool {
-	return len(p) > 1 && (p[0] == '/' || len(p) > 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/'))
 }
 
 // learnIDs collects the volatile ids a native line or meta record names.
