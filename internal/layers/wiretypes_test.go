@@ -1,7 +1,7 @@
 package layers
 
 import (
-	"bufio"
+	"bytes"
 	"encoding/json"
 	"go/ast"
 	"go/parser"
@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/evcap/evcap/internal/corpustest"
 )
 
 // wireExceptions are the non-test files outside normalize/ and providers/
@@ -70,23 +72,15 @@ func wireTypes(t *testing.T, root string) map[string]bool {
 		}
 	}
 	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(nil, 64<<20)
-		for sc.Scan() {
-			line := sc.Bytes()
-			if d, ok := strings.CutPrefix(string(line), "data:"); ok { // an SSE frame's data
-				line = []byte(d)
+		corpustest.EachLine(t, f, func(_ int64, line []byte) {
+			if d, ok := bytes.CutPrefix(line, []byte("data:")); ok { // an SSE frame's data
+				line = d
 			}
 			var v any
 			if json.Unmarshal(line, &v) == nil {
 				walk(v)
 			}
-		}
-		fh.Close()
+		})
 	}
 	return types
 }
@@ -108,17 +102,6 @@ func wireLiterals(fset *token.FileSet, f *ast.File, types map[string]bool) []str
 	return found
 }
 
-// wireException returns the wireExceptions entry covering the file at
-// rel, or "".
-func wireException(rel string) string {
-	for k := range wireExceptions {
-		if rel == k || strings.HasPrefix(rel, k+"/") {
-			return k
-		}
-	}
-	return ""
-}
-
 // TestWireTypesStayInNormalizers: no non-test Go file outside normalize/
 // and providers/ names an event type of a provider's output, save the
 // files in wireExceptions. Which lines carry what (a delta, the end of a
@@ -138,7 +121,7 @@ func TestWireTypesStayInNormalizers(t *testing.T) {
 	used := map[string]bool{}
 	for _, gf := range files {
 		lits := wireLiterals(fset, gf.f, types)
-		if k := wireException(gf.rel); k != "" {
+		if k := exception(wireExceptions, gf.rel); k != "" {
 			if len(lits) > 0 {
 				used[k] = true
 			}
