@@ -195,13 +195,21 @@ func ProjectKeys() []string {
 // absolute path at one of its ProjectPaths. The result has no trailing
 // separator and is a copy; "" when the record declares none.
 func DeclaredProject(stage envelope.Stage, name string, payload []byte) string {
-	switch stage {
-	case envelope.StageMeta:
+	switch {
+	case !StageDeclares(stage):
+		return ""
+	case stage == envelope.StageMeta:
 		return ProjectAt(payload, []string{startProjectKey})
-	case envelope.StageNativeIn:
-		return ProjectAt(payload, ProjectPaths(name))
 	}
-	return ""
+	return ProjectAt(payload, ProjectPaths(name))
+}
+
+// StageDeclares reports whether a record of the stage can declare a
+// working directory (DeclaredProject): only capture.start (a meta record)
+// and native lines do, so a reader that knows a record's stage need not
+// look into the payload of any other.
+func StageDeclares(stage envelope.Stage) bool {
+	return stage == envelope.StageMeta || stage == envelope.StageNativeIn
 }
 
 // ProjectAt returns the first absolute path (POSIX, or a Windows drive's)

@@ -385,6 +385,16 @@ func (rd *reader) end(err error, refused bool) {
 	rd.flush()
 }
 
+// mayDeclare reports whether the record raw can declare a project, from
+// its stage alone (providers.StageDeclares): two records in three of a
+// capture are normalized_out or legacy_out, and their stage comes before
+// their payload, so it is read without a search of the payload's bytes.
+// It reads stage as declare does (a line that is not JSON, which declare
+// turns away, may go either way).
+func mayDeclare(raw []byte) bool {
+	return providers.StageDeclares(envelope.Stage(gjson.Get(bstr(raw), "stage").String()))
+}
+
 // declare follows the project the records declare (the first absolute
 // cwd of a meta record or native line, when no project was given): the
 // lines after it, and the line itself, are checked for its paths. Only
@@ -392,7 +402,7 @@ func (rd *reader) end(err error, refused bool) {
 // lineScan.record made when it did this itself.
 func (rd *reader) declare(raw []byte) {
 	f := rd.f
-	if rd.s.opts.Project != "" || f.kind != KindCapture && f.kind != KindFixture || !jsonpick.MayHoldKey(raw, rd.s.projectKeys) {
+	if rd.s.opts.Project != "" || f.kind != KindCapture && f.kind != KindFixture || !mayDeclare(raw) || !jsonpick.MayHoldKey(raw, rd.s.projectKeys) {
 		return
 	}
 	t := bytes.TrimSpace(raw)
