@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/evcap/evcap/fixtures"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/tidwall/gjson"
 )
 
@@ -235,11 +236,17 @@ func sniff(ctx context.Context, in *Input, r io.Reader, c io.Closer) (*Input, er
 }
 
 // IsCaptureLine reports whether line is an evcap capture record: a JSON
-// object with schemaVersion and stage, which no agent CLI prints.
+// object with schemaVersion and stage, which no agent CLI prints. A line
+// that cannot hold a stage member (jsonpick.MayHoldKey) is not validated:
+// the first line of a raw stream can be a tool's output of many MiB, and
+// it is judged twice (on opening, and by the native reader).
 func IsCaptureLine(line []byte) bool {
-	if !gjson.ValidBytes(line) {
+	if !jsonpick.MayHoldKey(line, captureKeys) || !jsonpick.Valid(line) {
 		return false
 	}
 	v := gjson.ParseBytes(line)
 	return v.IsObject() && v.Get("schemaVersion").Exists() && v.Get("stage").Exists()
 }
+
+// captureKeys holds a lower-case member every capture record has.
+var captureKeys = []string{"stage"}

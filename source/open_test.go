@@ -223,3 +223,30 @@ func TestOpenLongFirstLine(t *testing.T) {
 		t.Errorf("read %d bytes, want %d", len(got), len(line)+7)
 	}
 }
+
+// TestIsCaptureLine: a capture record is told from a native line however
+// its members are spelled, and a long line that is no capture record is
+// turned away whether or not its text mentions a stage (the prefilter
+// that spares the validation of a line without one must not decide on
+// its own).
+func TestIsCaptureLine(t *testing.T) {
+	long := strings.Repeat("build output ", 1<<20)
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{`{"schemaVersion":1,"captureId":"01JDXQ4ZP8V6S1N0W9H3B5C7D2","sequence":1,"stage":"meta","payload":{}}`, true},
+		{`{"schemaVersion":1,"st\u0061ge":"meta","payload":{}}`, true},
+		{`{"schemaVersion":1,"\u0073\u0074\u0061\u0067\u0065":"meta"}`, true},
+		{`{"schemaVersion":1,"payload":{}}`, false},
+		{`{"schemaVersion":1,"stage":"meta"`, false}, // torn
+		{`["schemaVersion","stage"]`, false},
+		{`{"type":"user","text":"` + long + `"}`, false},
+		{`{"type":"user","text":"` + long + ` stage two"}`, false},
+		{`{"type":"user","schemaVersion":1,"stage":"` + long + `"}`, true},
+	} {
+		if got := IsCaptureLine([]byte(c.line)); got != c.want {
+			t.Errorf("IsCaptureLine(%.80q…) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/evcap/evcap/provider"
 	"github.com/tidwall/gjson"
 )
@@ -54,7 +55,7 @@ var topTypes = map[string]bool{"system": true, "assistant": true, "user": true, 
 // types together with a session_id string.
 func detectLine(line []byte) (string, bool) {
 	line = bytes.TrimSpace(line)
-	if len(line) == 0 || line[0] != '{' || !gjson.ValidBytes(line) {
+	if len(line) == 0 || line[0] != '{' || !jsonpick.Valid(line) {
 		return "", false
 	}
 	v := gjson.GetManyBytes(line, "type", "session_id")
@@ -68,7 +69,7 @@ func detectLine(line []byte) (string, bool) {
 // (~/.claude/projects/…/<session>.jsonl): an object with a type and a
 // sessionId, uuid or leafUuid.
 func detectHistoryLine(line []byte) bool {
-	if !gjson.ValidBytes(line) {
+	if !jsonpick.Valid(line) {
 		return false
 	}
 	v := gjson.ParseBytes(line)
@@ -79,7 +80,7 @@ func detectHistoryLine(line []byte) bool {
 // rfc3339 reads the string at one of paths (the first that exists) as an
 // RFC 3339 time, in UTC; zero when there is none.
 func rfc3339(line []byte, paths ...string) time.Time {
-	if !gjson.ValidBytes(line) {
+	if !jsonpick.Valid(line) {
 		return time.Time{}
 	}
 	for _, r := range gjson.GetManyBytes(line, paths...) {

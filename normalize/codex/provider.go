@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/evcap/evcap/provider"
 	"github.com/tidwall/gjson"
 )
@@ -63,7 +64,7 @@ var threadTypes = map[string]bool{"thread.started": true, "turn.started": true, 
 //	                     {"model","sandbox"|"approval","workdir",…}
 func detectLine(line []byte) (string, bool) {
 	line = bytes.TrimSpace(line)
-	if len(line) == 0 || line[0] != '{' || !gjson.ValidBytes(line) {
+	if len(line) == 0 || line[0] != '{' || !jsonpick.Valid(line) {
 		return "", false
 	}
 	v := gjson.ParseBytes(line)
@@ -93,7 +94,7 @@ func detectLine(line []byte) (string, bool) {
 // detectHistoryLine tells a line of a stored rollout
 // (~/.codex/sessions/…/rollout-*.jsonl): {"timestamp","type","payload"}.
 func detectHistoryLine(line []byte) bool {
-	if !gjson.ValidBytes(line) {
+	if !jsonpick.Valid(line) {
 		return false
 	}
 	v := gjson.ParseBytes(line)
@@ -103,7 +104,7 @@ func detectHistoryLine(line []byte) bool {
 // rfc3339 reads the string at one of paths (the first that exists) as an
 // RFC 3339 time, in UTC; zero when there is none.
 func rfc3339(line []byte, paths ...string) time.Time {
-	if !gjson.ValidBytes(line) {
+	if !jsonpick.Valid(line) {
 		return time.Time{}
 	}
 	for _, r := range gjson.GetManyBytes(line, paths...) {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/evcap/evcap/provider"
 	"github.com/tidwall/gjson"
 )
@@ -54,7 +55,7 @@ var shapeKeys = map[string]string{"init": "session_id", "message": "role", "tool
 // result+status or error+severity.
 func detectLine(line []byte) (string, bool) {
 	line = bytes.TrimSpace(line)
-	if len(line) == 0 || line[0] != '{' || !gjson.ValidBytes(line) {
+	if len(line) == 0 || line[0] != '{' || !jsonpick.Valid(line) {
 		return "", false
 	}
 	v := gjson.ParseBytes(line)
@@ -74,7 +75,7 @@ func detectLine(line []byte) (string, bool) {
 // (projectHash), a {"$set":…} patch, or a message record {"id","type","content"}
 // of type user, gemini, info, error or warning.
 func detectHistoryLine(line []byte) bool {
-	if !gjson.ValidBytes(line) {
+	if !jsonpick.Valid(line) {
 		return false
 	}
 	v := gjson.ParseBytes(line)
@@ -96,7 +97,7 @@ func detectHistoryLine(line []byte) bool {
 // rfc3339 reads the string at one of paths (the first that exists) as an
 // RFC 3339 time, in UTC; zero when there is none.
 func rfc3339(line []byte, paths ...string) time.Time {
-	if !gjson.ValidBytes(line) {
+	if !jsonpick.Valid(line) {
 		return time.Time{}
 	}
 	for _, r := range gjson.GetManyBytes(line, paths...) {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/evcap/evcap/provider"
 	"github.com/tidwall/gjson"
 )
@@ -65,7 +66,7 @@ func detectLine(line []byte) (string, bool) {
 }
 
 func judge(line []byte) (string, bool) {
-	if len(line) == 0 || line[0] != '{' || !gjson.ValidBytes(line) {
+	if len(line) == 0 || line[0] != '{' || !jsonpick.Valid(line) {
 		return "", false
 	}
 	v := gjson.ParseBytes(line)
@@ -86,7 +87,7 @@ func judge(line []byte) (string, bool) {
 // detectHistoryLine tells a stored message, as evcap import builds it from
 // opencode.db or the server's message list: {"info":{…,"role"},"parts":[…]}.
 func detectHistoryLine(line []byte) bool {
-	if !gjson.ValidBytes(line) {
+	if !jsonpick.Valid(line) {
 		return false
 	}
 	v := gjson.ParseBytes(line)
@@ -96,7 +97,7 @@ func detectHistoryLine(line []byte) bool {
 // historyTime is a stored message's creation time (info.time.created, in
 // milliseconds since 1970).
 func historyTime(line []byte) time.Time {
-	if !gjson.ValidBytes(line) {
+	if !jsonpick.Valid(line) {
 		return time.Time{}
 	}
 	if ms := gjson.GetBytes(line, "info.time.created"); ms.Type == gjson.Number {
