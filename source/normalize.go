@@ -33,8 +33,11 @@ import (
 // LineValid or Line; when n is an event.InPlaceLiner, always as LineValid
 // or Line, copied into a buffer its batch reuses (n copies only what it
 // keeps, and no fresh memory is touched for each line). Lines and events
-// in flight are bounded: at most 1 MiB of lines (or one line of any
-// length) and their events, beyond what the normalizer keeps. Lines go
+// in flight are bounded: at most 1 MiB of lines and one longer line, and
+// their events, beyond what the normalizer keeps. The longer line does
+// not wait for the lines before it to be emitted, nor the lines after it
+// for it: while one goroutine is at a tool output of many MiB, the others
+// go on with the lines around it. Lines go
 // from one goroutine to the next in batches of up to 128 KiB: each hand-off
 // can wake a parked thread, which took tens of microseconds here: with
 // batches of 32 KiB the normalizer spent a quarter of its time runnable
@@ -71,8 +74,8 @@ func (in *Native) normalize(ctx context.Context, n event.Normalizer, p *pipeline
 	}
 	p.budget.cond.L = &p.budget.mu
 	p.budget.limit = pipeBytes
-	p.free = make(chan *pipeBatch, pipeDepth*2+4)
-	lines := make(chan *pipeBatch, pipeDepth)
+	p.free = make(chan *pipeBatch, pipeBytes/pipeBatchBytes+pipeDepth+4)
+	lines := make(chan *pipeBatch, pipeBytes/pipeBatchBytes)
 	events := make(chan *pipeBatch, pipeDepth)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -88,14 +91,16 @@ func (in *Native) normalize(ctx context.Context, n event.Normalizer, p *pipeline
 }
 
 const (
-	// pipeBytes bounds the bytes of the lines in flight (a longer line
-	// goes alone).
+	// pipeBytes bounds the bytes of the lines in flight, besides one
+	// longer line.
 	pipeBytes = 1024 << 10
 	// pipeLines is how many lines a batch holds at most, and pipeBatchBytes
 	// how many bytes (a longer line ends its batch).
 	pipeLines      = 1024
 	pipeBatchBytes = 128 << 10
-	// pipeDepth is how many batches wait between two goroutines.
+	// pipeDepth is how many batches of events wait for emit; the reader
+	// may be as many batches ahead as pipeBytes holds, so that it reads
+	// on while the normalizer is at a longer line.
 	pipeDepth = 2
 	// batchBufSize is the size of a batch's buffer for the copies of its
 	// lines (pipeBatchBytes and a last line of a few KiB), and a buffer
@@ -112,7 +117,10 @@ type pipeBatch struct {
 	refs  []int64
 	lines [][]byte
 	valid []bool
+	// bytes counts the lines of up to pipeBytes, long the bytes of the
+	// longer line the batch ends with (0: none).
 	bytes int
+	long  int
 	// handedOn says the reader sent the batch before reading more of a
 	// live input (see Native.Live): once its events are emitted, every
 	// line read so far has been.
@@ -146,11 +154,13 @@ type pipeline struct {
 }
 
 // pipeBudget counts the bytes of lines in flight, from their copy to the
-// emit of their events.
+// emit of their events: used of those up to limit bytes long, which take
+// at most limit in all, and long of the one longer line in flight.
 type pipeBudget struct {
 	mu     sync.Mutex
 	cond   sync.Cond
 	used   int
+	long   int
 	limit  int
 	closed bool
 	// peak is the most bytes ever in flight, for the tests.
@@ -169,7 +179,23 @@ func (b *pipeBudget) acquire(n int) bool {
 		return false
 	}
 	b.used += n
-	b.peak = max(b.peak, b.used)
+	b.peak = max(b.peak, b.used+b.long)
+	return true
+}
+
+// acquireLong waits until no longer line is in flight and takes n bytes
+// for one; false once the pipeline stopped.
+func (b *pipeBudget) acquireLong(n int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.long > 0 && !b.closed {
+		b.cond.Wait()
+	}
+	if b.closed {
+		return false
+	}
+	b.long = n
+	b.peak = max(b.peak, b.used+b.long)
 	return true
 }
 
@@ -181,13 +207,29 @@ func (b *pipeBudget) tryAcquire(n int) bool {
 		return false
 	}
 	b.used += n
-	b.peak = max(b.peak, b.used)
+	b.peak = max(b.peak, b.used+b.long)
 	return true
 }
 
-func (b *pipeBudget) release(n int) {
+// tryAcquireLong takes n bytes for a longer line if none is in flight.
+func (b *pipeBudget) tryAcquireLong(n int) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed || b.long > 0 {
+		return false
+	}
+	b.long = n
+	b.peak = max(b.peak, b.used+b.long)
+	return true
+}
+
+// release gives back n bytes of lines, and the longer line's when long.
+func (b *pipeBudget) release(n int, long bool) {
 	b.mu.Lock()
 	b.used -= n
+	if long {
+		b.long = 0
+	}
 	b.mu.Unlock()
 	b.cond.Signal()
 }
@@ -227,7 +269,7 @@ func (p *pipeline) recycle(b *pipeBatch) {
 		b.buf = nil // the copy of a longer line than usual
 	}
 	b.buf = b.buf[:0]
-	b.bytes, b.err, b.handedOn = 0, nil, false
+	b.bytes, b.long, b.err, b.handedOn = 0, 0, nil, false
 	b.slab.Reset()
 	select {
 	case p.free <- b:
@@ -285,14 +327,15 @@ func (p *pipeline) read(ctx context.Context, out chan<- *pipeBatch) {
 			return
 		}
 		valid := p.vl != nil && (p.in.Validated() || jsonpick.Valid(line))
-		if !p.budget.tryAcquire(len(line)) {
+		long := len(line) > pipeBytes
+		if !long && !p.budget.tryAcquire(len(line)) || long && !p.budget.tryAcquireLong(len(line)) {
 			if len(b.lines) > 0 {
 				if !p.send(out, b) {
 					return
 				}
 				b = p.batch()
 			}
-			if !p.budget.acquire(len(line)) {
+			if !long && !p.budget.acquire(len(line)) || long && !p.budget.acquireLong(len(line)) {
 				return
 			}
 		}
@@ -319,8 +362,12 @@ func (p *pipeline) read(ctx context.Context, out chan<- *pipeBatch) {
 		}
 		b.lines = append(b.lines, line)
 		b.valid = append(b.valid, valid)
-		b.bytes += len(line)
-		if len(b.lines) >= pipeLines || b.bytes >= pipeBatchBytes {
+		if long {
+			b.long = len(line)
+		} else {
+			b.bytes += len(line)
+		}
+		if long || len(b.lines) >= pipeLines || b.bytes >= pipeBatchBytes {
 			if !p.send(out, b) {
 				return
 			}
@@ -385,7 +432,7 @@ func (p *pipeline) emit(ctx context.Context, in <-chan *pipeBatch, fn func([]eve
 			}
 		}
 		err, handedOn := b.err, b.handedOn
-		p.budget.release(b.bytes)
+		p.budget.release(b.bytes, b.long > 0)
 		p.recycle(b)
 		if handedOn && p.in.Drained != nil {
 			if err := p.in.Drained(); err != nil {
