@@ -13,6 +13,7 @@ import (
 	"github.com/evcap/evcap/fixtures"
 	"github.com/evcap/evcap/provider"
 	"github.com/evcap/evcap/providers"
+	"github.com/evcap/evcap/render/legacy"
 )
 
 // Rechunk re-splits deltas at random points drawn from Seed. The same seed
@@ -304,17 +305,13 @@ func mergeDeltaMarkers(t *text) *text {
 	for _, l := range splitLines(t.out) {
 		who := t.at(off)
 		off += len(l) + 1
-		marker, payload, _ := strings.Cut(l, " ")
-		if marker == "[CONTENT_DELTA]" || marker == "[THINKING_DELTA]" {
-			var s string
-			if json.Unmarshal([]byte(payload), &s) == nil {
-				if marker != runMarker {
-					flush()
-					runMarker, runText, runWho = marker, "", who
-				}
-				runText += s
-				continue
+		if marker, s, ok := legacy.ReadDelta(l); ok {
+			if marker != runMarker {
+				flush()
+				runMarker, runText, runWho = marker, "", who
 			}
+			runText += s
+			continue
 		}
 		flush()
 		out.add([]byte(l+"\n"), who)

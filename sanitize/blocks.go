@@ -7,6 +7,7 @@ import (
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/providers"
 	"github.com/evcap/evcap/redact"
+	"github.com/evcap/evcap/render/legacy"
 	"github.com/tidwall/gjson"
 )
 
@@ -253,11 +254,11 @@ var (
 
 // legacyKey is the block key of a legacy delta marker.
 func legacyKey(marker string) string {
-	switch marker {
-	case "[CONTENT_DELTA]":
-		return "legacy|[CONTENT_DELTA]"
-	case "[THINKING_DELTA]":
-		return "legacy|[THINKING_DELTA]"
+	switch marker { // the usual two without a concatenation
+	case legacy.ContentDelta:
+		return "legacy|" + legacy.ContentDelta
+	case legacy.ThinkingDelta:
+		return "legacy|" + legacy.ThinkingDelta
 	}
 	return "legacy|" + marker
 }
@@ -298,15 +299,15 @@ func (b *observer) observe(prov string, stage envelope.Stage, kind payloadKind, 
 			return delta{ends: []string{key}}
 		}
 	case envelope.StageLegacyOut:
-		switch marker {
-		case "[CONTENT_DELTA]", "[THINKING_DELTA]":
+		switch {
+		case marker == legacy.ContentDelta || marker == legacy.ThinkingDelta:
 			if kind == kindLegacyJSON {
 				v := gjson.Parse(bytesString(body))
 				if v.Type == gjson.String {
 					return delta{key: legacyKey(marker), path: []string{}, text: strings.Clone(v.String()), isDelt: true}
 				}
 			}
-		case "[MESSAGE_START]", "[MESSAGE_END]", "[STREAM_END]":
+		case legacy.EndsBlocks(marker):
 			return delta{ends: legacyEnds}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/evcap/evcap/providers"
+	"github.com/evcap/evcap/render/legacy"
 	"github.com/tidwall/gjson"
 )
 
@@ -56,6 +57,9 @@ func deltaOf(stage string, payload gjson.Result) (d delta, ends []string) {
 			return delta{}, nil
 		}
 		k := payload.Get("kind").String()
+		if k == "result" {
+			return delta{}, normEnds
+		}
 		if k != "text" && k != "thinking" {
 			return delta{}, nil
 		}
@@ -72,25 +76,23 @@ func deltaOf(stage string, payload gjson.Result) (d delta, ends []string) {
 		if payload.Type != gjson.String {
 			return delta{}, nil
 		}
-		s := payload.String()
-		for i, mk := range legacyMarkers {
-			if rest, ok := strings.CutPrefix(s, mk); ok {
-				text := rest
-				if v := gjson.Parse(rest); v.Type == gjson.String && gjson.Valid(rest) {
-					text = v.String()
-				}
-				return delta{key: legacyKeys[i], text: text, pointer: "/payload"}, nil
-			}
+		line := payload.String()
+		if marker, text, ok := legacy.ReadDelta(line); ok {
+			return delta{key: "legacy|" + marker, text: text, pointer: "/payload"}, nil
+		}
+		if legacy.EndsBlocks(line) {
+			return delta{}, legacyEnds
 		}
 	}
 	return delta{}, nil
 }
 
-// The legacy delta markers and their blocks' keys ("legacy|" and the
-// marker).
+// The prefixes of the block keys a normalized result and a legacy
+// message or stream boundary end (render/legacy.EndsBlocks), shared:
+// nobody writes to them.
 var (
-	legacyMarkers = [...]string{"[CONTENT_DELTA] ", "[THINKING_DELTA] "}
-	legacyKeys    = [...]string{"legacy|[CONTENT_DELTA] ", "legacy|[THINKING_DELTA] "}
+	normEnds   = []string{"norm|"}
+	legacyEnds = []string{"legacy|"}
 )
 
 // nativeDelta finds the delta the native_in JSON payload of the named

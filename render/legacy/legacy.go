@@ -137,20 +137,20 @@ func (d *Deriver) Event(e event.Event) []Marker {
 	case event.KindText, event.KindThinking, event.KindTool:
 		if d.msgOpen && e.MessageID != "" && d.msgID != "" && e.MessageID != d.msgID {
 			d.msgOpen = false
-			add("[MESSAGE_END]")
+			add(messageEnd)
 		}
 		if !d.msgOpen {
 			d.msgOpen, d.msgID = true, e.MessageID
-			add("[MESSAGE_START]")
+			add(messageStart)
 		} else if d.msgID == "" {
 			d.msgID = e.MessageID
 		}
 	}
 	switch e.Kind {
 	case event.KindText, event.KindThinking:
-		name := "[CONTENT_DELTA] "
+		name := ContentDelta + " "
 		if e.Kind == event.KindThinking {
-			name = "[THINKING_DELTA] "
+			name = ThinkingDelta + " "
 		}
 		key := streamKey{e.Kind, e.MessageID, e.PartID}
 		switch e.Phase {
@@ -188,7 +188,7 @@ func (d *Deriver) Event(e event.Event) []Marker {
 		if e.Error != nil && e.Error.Fatal {
 			if d.msgOpen {
 				d.msgOpen, d.msgID = false, ""
-				add("[MESSAGE_END]")
+				add(messageEnd)
 			}
 			d.sentError = true
 			add("[SEND_ERROR] " + compact(sendError{e.Error.Type, e.Error.Message}))
@@ -196,7 +196,7 @@ func (d *Deriver) Event(e event.Event) []Marker {
 	case event.KindResult:
 		if d.msgOpen {
 			d.msgOpen, d.msgID = false, ""
-			add("[MESSAGE_END]")
+			add(messageEnd)
 		}
 		if r := e.Result; r != nil && r.IsError && !d.sentError {
 			msg := r.Text
@@ -246,11 +246,11 @@ func (d *Deriver) End() []Marker {
 	var out []Marker
 	if d.msgOpen {
 		d.msgOpen, d.msgID = false, ""
-		out = append(out, Marker{Line: "[MESSAGE_END]"})
+		out = append(out, Marker{Line: messageEnd})
 	}
 	if d.started {
 		d.started = false
-		out = append(out, Marker{Line: "[STREAM_END]"})
+		out = append(out, Marker{Line: streamEnd})
 	}
 	return out
 }
