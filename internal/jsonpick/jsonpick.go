@@ -204,6 +204,12 @@ type Nested struct {
 	walked bool
 	// subs has bit j set when Sub[j] was walked since the last reset.
 	subs uint64
+	// Enough, when set on the Nested PickNested is given, is asked after
+	// each top-level member read: true ends the walk there, leaving the
+	// members after it unread. A normalizer that knows, from what it has
+	// read, that no later member matters for this line (a tool result's
+	// second copy of its output after the ones it reads) sets it.
+	Enough func() bool
 	// byKey has, for each hash of a key (keyHash), a bit for every
 	// Keys[j] with that hash (for up to 64 keys; nil until the first
 	// walk), so that a member's key is compared only with the keys it
@@ -346,7 +352,7 @@ func (t *Nested) walk(s string, i int, top bool) int {
 			}
 		}
 		if k >= 0 && top {
-			if left--; left == 0 {
+			if left--; left == 0 || t.Enough != nil && t.Enough() {
 				return end
 			}
 		}

@@ -245,3 +245,39 @@ func checkNested(t *testing.T, v gjson.Result, keys []string, want []gjson.Resul
 		cmpLevel(top, want)
 	}
 }
+
+// TestNestedEnough: a walk stops after the member at which Enough says
+// so, with what it read until then as a walk without Enough reads it, and
+// the members after it unread; Enough is asked only after members it
+// names, and a walk it never stops reads them all.
+func TestNestedEnough(t *testing.T) {
+	line := `{"type":"user","message":{"id":"m1","content":"x"},"parent":null,"error":"late","type":"again"}`
+	full := NewNested([]string{"type", "message", "parent", "error"})
+	full.Sub[1] = NewNested([]string{"id"})
+	PickNested(gjson.Parse(line), full)
+
+	stop := NewNested([]string{"type", "message", "parent", "error"})
+	stop.Sub[1] = NewNested([]string{"id"})
+	asked := 0
+	stop.Enough = func() bool { asked++; return stop.Out[2].Exists() }
+	PickNested(gjson.Parse(line), stop)
+	for j := range 3 {
+		if stop.Out[j].Raw != full.Out[j].Raw {
+			t.Errorf("member %d: %q, want %q as without Enough", j, stop.Out[j].Raw, full.Out[j].Raw)
+		}
+	}
+	if stop.Sub[1].Out[0].String() != "m1" {
+		t.Errorf("nested member: %q", stop.Sub[1].Out[0].Raw)
+	}
+	if stop.Out[3].Exists() || !full.Out[3].Exists() {
+		t.Errorf("error after the stop: %q (without Enough %q)", stop.Out[3].Raw, full.Out[3].Raw)
+	}
+	if asked != 3 {
+		t.Errorf("Enough asked %d times, want 3 (after type, message, parent)", asked)
+	}
+	// Reused for the next line, the Nested starts afresh.
+	PickNested(gjson.Parse(`{"error":"e","type":"t"}`), stop)
+	if stop.Out[2].Exists() || stop.Out[1].Exists() || stop.Out[3].String() != "e" || stop.Out[0].String() != "t" {
+		t.Errorf("second line: %v", stop.Out)
+	}
+}

@@ -1,6 +1,9 @@
 package claude
 
-import "github.com/evcap/evcap/internal/jsonpick"
+import (
+	"github.com/evcap/evcap/internal/jsonpick"
+	"github.com/tidwall/gjson"
+)
 
 // Which members of Claude's hot lines are read, in one pass each, by pick
 // (jsonpick.Pick), and the index of each in Pick's result.
@@ -82,5 +85,28 @@ func linePick() *jsonpick.Nested {
 	ev.Sub[eDelta] = jsonpick.NewNested(deltaKeys)
 	p.Sub[lEvent] = ev
 	p.Sub[lMessage] = jsonpick.NewNested(messageKeys)
+	p.Enough = func() bool { return pickedEnough((*[lineFields]gjson.Result)(p.Out)) }
 	return p
+}
+
+// pickedEnough reports whether the members of a line read so far (f) are
+// all its normalizing needs, so that the walk can stop: the type, the
+// member that type reads (event, message), the parent agent and, under a
+// subagent, its name. An assistant line's error may come anywhere, so
+// its walk goes to the end. Claude Code writes type, then event or
+// message, then parent_tool_use_id: a tool result's line is not read
+// past it, where its output comes a second time (tool_use_result).
+func pickedEnough(f *[lineFields]gjson.Result) bool {
+	if !f[lType].Exists() || !f[lParent].Exists() || f[lParent].String() != "" && !f[lSubagentType].Exists() {
+		return false
+	}
+	switch f[lType].String() {
+	case "assistant":
+		return false
+	case "stream_event":
+		return f[lEvent].Exists()
+	case "user":
+		return f[lMessage].Exists()
+	}
+	return true
 }
