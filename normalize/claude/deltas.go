@@ -65,6 +65,9 @@ func deltaPick() *jsonpick.Nested {
 	ev.Sub[eContentBlock] = jsonpick.NewNested(blockKeys)
 	ev.Sub[eDelta] = jsonpick.NewNested(deltaKeys)
 	p.Sub[lEvent] = ev
+	// The tracker reads a line's event and parent agent only: what
+	// follows parent_tool_use_id (uuid, timing) is not walked.
+	p.Enough = func() bool { return p.Out[lEvent].Exists() && p.Out[lParent].Exists() }
 	return p
 }
 
