@@ -44,6 +44,21 @@ func (s *Slab) Ref(ref int64) []int64 {
 	return s.refs[i : i+1 : i+1]
 }
 
+// Refs returns a copy of refs, for the Cause of an event gathered from
+// many lines (a completed block): from the shared arrays when it fits in
+// one, else a slice of its own.
+func (s *Slab) Refs(refs []int64) []int64 {
+	if len(refs) > SlabSize {
+		return append(make([]int64, 0, len(refs)), refs...)
+	}
+	if cap(s.refs)-len(s.refs) < len(refs) {
+		s.refs = s.nextRefs()
+	}
+	i := len(s.refs)
+	s.refs = append(s.refs, refs...)
+	return s.refs[i:len(s.refs):len(s.refs)]
+}
+
 func (s *Slab) nextEvs() []Event {
 	if !s.reuse {
 		return make([]Event, 0, SlabSize)

@@ -67,3 +67,37 @@ func TestSlabReset(t *testing.T) {
 		t.Errorf("%v allocations a round after the first", allocs)
 	}
 }
+
+// TestSlabRefs: Refs copies causes of any length, between single refs
+// and across the end of a shared array, and no copy shares memory with
+// the slice given or with another copy.
+func TestSlabRefs(t *testing.T) {
+	var s event.Slab
+	src := make([]int64, 0, 2*event.SlabSize)
+	var got [][]int64
+	var want [][]int64
+	for i := range 3 * event.SlabSize {
+		n := i % (event.SlabSize + 9) // lengths 0 to SlabSize+8: some longer than an array
+		src = src[:0]
+		for j := range n {
+			src = append(src, int64(i*1000+j))
+		}
+		got = append(got, s.Refs(src))
+		want = append(want, append([]int64(nil), src...))
+		s.Ref(-1)        // single refs between
+		src[0:1][0] = -2 // the caller's slice changes after the copy
+	}
+	for i := range got {
+		if len(got[i]) != len(want[i]) || cap(got[i]) != len(got[i]) {
+			t.Fatalf("copy %d: len %d cap %d, want len %d = cap", i, len(got[i]), cap(got[i]), len(want[i]))
+		}
+		for j := range got[i] {
+			if got[i][j] != want[i][j] {
+				t.Fatalf("copy %d: %v, want %v", i, got[i], want[i])
+			}
+		}
+	}
+	if g := append(got[5], 7); len(got[6]) > 0 && got[6][0] == 7 || len(g) != len(got[5])+1 {
+		t.Fatal("appending to one copy changed the next")
+	}
+}

@@ -53,6 +53,8 @@ type Normalizer struct {
 	// cumulative is Options.CumulativeDeltas.
 	cumulative bool
 
+	// freeBlocks holds closed blocks for reuse (newBlock).
+	freeBlocks []*block
 	// slab holds the delta events and their causes: own, or the
 	// caller's (UseSlab).
 	slab    *event.Slab
@@ -108,11 +110,41 @@ type stream struct {
 // block is one content block of a streamed message, open between its
 // content_block_start and content_block_stop.
 type block struct {
-	kind  event.Kind // text, thinking or tool; "" for blocks we pass over
-	id    string     // tool_use id
-	name  string     // tool name as the provider gives it
-	text  strings.Builder
+	kind event.Kind // text, thinking or tool; "" for blocks we pass over
+	id   string     // tool_use id
+	name string     // tool name as the provider gives it
+	// text gathers the pieces; the completed event gets a copy of its
+	// final length, and text and cause are reused by a later block
+	// (newBlock): growing a fresh buffer per block was a third of what
+	// evcap normalize allocated, and each collection of it costs the
+	// pipeline more than the copy.
+	text  []byte
 	cause []int64
+}
+
+// maxFreeBlocks bounds the closed blocks kept for reuse, and
+// maxKeptText the text buffer one may keep.
+const (
+	maxFreeBlocks = 8
+	maxKeptText   = 64 << 10
+)
+
+// newBlock returns an empty block, a closed one's when there is one.
+func (n *Normalizer) newBlock(kind event.Kind) *block {
+	if k := len(n.freeBlocks); k > 0 {
+		b := n.freeBlocks[k-1]
+		n.freeBlocks = n.freeBlocks[:k-1]
+		*b = block{kind: kind, text: b.text[:0], cause: b.cause[:0]}
+		return b
+	}
+	return &block{kind: kind, text: make([]byte, 0, 1<<10), cause: make([]int64, 0, 32)}
+}
+
+// freeBlock keeps b, closed, for newBlock; nothing may refer to it.
+func (n *Normalizer) freeBlock(b *block) {
+	if len(n.freeBlocks) < maxFreeBlocks && cap(b.text) <= maxKeptText && cap(b.cause) <= event.SlabSize {
+		n.freeBlocks = append(n.freeBlocks, b)
+	}
 }
 
 // New returns a Normalizer at the start of a stream, for Claude Code's
@@ -325,15 +357,15 @@ func (n *Normalizer) streamEvent(ref int64, v, e gjson.Result) []event.Event {
 		n.cur.msgUsage = anthropicUsage(m.Get("usage"))
 		clear(n.cur.blocks)
 		u := n.cur.msgUsage
-		return []event.Event{{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: n.cur.msgID,
-			Usage: &u, Cause: []int64{ref}}}
+		return n.slab.One(&event.Event{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: n.cur.msgID,
+			Usage: &u, Cause: n.slab.Ref(ref)})
 	case "content_block_start":
 		return n.blockStart(ref, v, f)
 	case "content_block_delta":
 		return n.blockDelta(ref, v, f)
 	case "content_block_stop":
 		if ev, ok := n.closeBlock(f[eIndex].Int(), &ref); ok {
-			return []event.Event{ev}
+			return n.slab.One(&ev)
 		}
 		return nil
 	case "message_delta":
@@ -348,8 +380,8 @@ func (n *Normalizer) streamEvent(ref int64, v, e gjson.Result) []event.Event {
 			u.InputTokens = x.Int()
 		}
 		n.cur.msgUsage = u
-		return []event.Event{{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: n.cur.msgID,
-			Usage: &u, Cause: []int64{ref}}}
+		return n.slab.One(&event.Event{Kind: event.KindUsage, Phase: event.PhaseUpdated, MessageID: n.cur.msgID,
+			Usage: &u, Cause: n.slab.Ref(ref)})
 	case "message_stop", "ping":
 		return nil // see ignoredReason
 	case "error":
@@ -365,18 +397,18 @@ func (n *Normalizer) blockStart(ref int64, v gjson.Result, e *[eventFields]gjson
 	// Room for the refs and the text of a typical block, which grow by
 	// one delta at a time (growing from nothing was most of the
 	// normalizer's allocations).
-	b := &block{cause: append(make([]int64, 0, 32), ref)}
-	b.text.Grow(1 << 10)
+	b := n.newBlock("")
+	b.cause = append(b.cause, ref)
 	n.cur.blocks[idx] = b
 	base := event.Event{Phase: event.PhaseStarted, MessageID: n.cur.msgID,
-		PartID: strconv.FormatInt(idx, 10), Cause: []int64{ref}}
+		PartID: strconv.FormatInt(idx, 10), Cause: n.slab.Ref(ref)}
 	switch cb.Get("type").String() {
 	case "text":
 		b.kind = event.KindText
-		b.text.WriteString(cb.Get("text").String())
+		b.text = append(b.text, cb.Get("text").String()...)
 	case "thinking":
 		b.kind = event.KindThinking
-		b.text.WriteString(cb.Get("thinking").String())
+		b.text = append(b.text, cb.Get("thinking").String()...)
 	case "tool_use", "server_tool_use":
 		b.kind = event.KindTool
 		b.id, b.name = n.keep(cb.Get("id").String()), n.keep(cb.Get("name").String())
@@ -387,7 +419,7 @@ func (n *Normalizer) blockStart(ref int64, v gjson.Result, e *[eventFields]gjson
 		return []event.Event{unknown(ref, nativeType(v))}
 	}
 	base.Kind = b.kind
-	return []event.Event{base}
+	return n.slab.One(&base)
 }
 
 func (n *Normalizer) blockDelta(ref int64, v gjson.Result, e *[eventFields]gjson.Result) []event.Event {
@@ -411,7 +443,7 @@ func (n *Normalizer) blockDelta(ref int64, v gjson.Result, e *[eventFields]gjson
 	}
 	if b == nil {
 		// A delta for a block that never started: keep the text visible.
-		b = &block{kind: event.KindText}
+		b = n.newBlock(event.KindText)
 		if typ == "thinking_delta" {
 			b.kind = event.KindThinking
 		}
@@ -420,16 +452,15 @@ func (n *Normalizer) blockDelta(ref int64, v gjson.Result, e *[eventFields]gjson
 	partID := strconv.FormatInt(idx, 10)
 	var out []event.Event
 	if snapshot && piece != "" {
-		prev := b.text.String()
-		if strings.HasPrefix(piece, prev) {
+		if prev := b.text; strings.HasPrefix(piece, string(prev)) {
 			piece = piece[len(prev):]
 		} else {
-			b.text.Reset()
+			b.text = b.text[:0]
 			out = append(out, event.Event{Kind: event.KindStatus, Phase: event.PhaseUpdated, MessageID: n.cur.msgID,
 				PartID: partID, Status: StatusSnapshotRewritten, NativeType: nativeType(v), Cause: []int64{ref}})
 		}
 	}
-	b.text.WriteString(piece)
+	b.text = append(b.text, piece...)
 	b.cause = append(b.cause, ref)
 	if b.kind == event.KindTool || piece == "" {
 		return out
@@ -450,18 +481,18 @@ func (n *Normalizer) closeBlock(idx int64, stop *int64) (event.Event, bool) {
 		return event.Event{}, false
 	}
 	delete(n.cur.blocks, idx)
-	cause := b.cause
+	defer n.freeBlock(b)
 	if stop != nil {
-		cause = append(cause, *stop)
+		b.cause = append(b.cause, *stop)
 	}
-	ev := event.Event{Kind: b.kind, Phase: event.PhaseCompleted, MessageID: n.cur.msgID, Cause: cause}
+	ev := event.Event{Kind: b.kind, Phase: event.PhaseCompleted, MessageID: n.cur.msgID, Cause: n.slab.Refs(b.cause)}
 	switch b.kind {
 	case event.KindText, event.KindThinking:
 		ev.PartID = strconv.FormatInt(idx, 10)
-		ev.Text = b.text.String()
+		ev.Text = string(b.text)
 	case event.KindTool:
 		ev.ToolCallID = b.id
-		raw := b.text.String()
+		raw := string(b.text)
 		if strings.TrimSpace(raw) == "" {
 			raw = "{}"
 		}
