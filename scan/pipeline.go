@@ -395,6 +395,23 @@ func mayDeclare(raw []byte) bool {
 	return providers.StageDeclares(envelope.Stage(gjson.Get(bstr(raw), "stage").String()))
 }
 
+// mayHoldProject is mayDeclare(raw) && MayHoldKey(raw, keys), the cheaper
+// test first: reading the stage costs about the same on every record,
+// the key search grows with the record. On the corpus-shaped capture
+// (records of a few hundred bytes) the stage first cost scan 2.6 % of its
+// CPU more than it saved; on the bench run's, whose normalized and legacy
+// records hold tool outputs, it saved 1.3 %.
+func mayHoldProject(raw []byte, keys []string) bool {
+	if len(raw) < stageFirst {
+		return jsonpick.MayHoldKey(raw, keys) && mayDeclare(raw)
+	}
+	return mayDeclare(raw) && jsonpick.MayHoldKey(raw, keys)
+}
+
+// stageFirst is the record length from which mayHoldProject reads the
+// stage before it searches for the keys.
+const stageFirst = 1 << 10
+
 // declare follows the project the records declare (the first absolute
 // cwd of a meta record or native line, when no project was given): the
 // lines after it, and the line itself, are checked for its paths. Only
@@ -402,7 +419,7 @@ func mayDeclare(raw []byte) bool {
 // lineScan.record made when it did this itself.
 func (rd *reader) declare(raw []byte) {
 	f := rd.f
-	if rd.s.opts.Project != "" || f.kind != KindCapture && f.kind != KindFixture || !mayDeclare(raw) || !jsonpick.MayHoldKey(raw, rd.s.projectKeys) {
+	if rd.s.opts.Project != "" || f.kind != KindCapture && f.kind != KindFixture || !mayHoldProject(raw, rd.s.projectKeys) {
 		return
 	}
 	t := bytes.TrimSpace(raw)
