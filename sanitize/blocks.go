@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/providers"
 	"github.com/evcap/evcap/redact"
 	"github.com/evcap/evcap/render/legacy"
@@ -279,23 +280,22 @@ func (b *observer) observe(prov string, stage envelope.Stage, kind payloadKind, 
 		if kind != kindJSON {
 			return delta{}
 		}
-		// gjson.GetManyBytes would copy every value; the strings looked
-		// up here point into body, and the text kept is copied.
-		js := bytesString(body)
-		k := gjson.Get(js, "kind").String()
-		if k != "text" && k != "thinking" {
-			if k == "result" {
-				return delta{ends: normEnds}
-			}
+		// Read in place (gjson.GetManyBytes would copy every value); the
+		// text kept is copied.
+		b := event.ReadBlock(bytesString(body))
+		switch {
+		case b.EndsAll:
+			return delta{ends: normEnds}
+		case b.Key == "":
 			return delta{}
 		}
-		key := "norm|" + k + "|" + gjson.Get(js, "messageId").String() + "|" + gjson.Get(js, "partId").String()
-		switch gjson.Get(js, "phase").String() {
-		case "delta":
-			if t := gjson.Get(js, "text"); t.Type == gjson.String {
-				return delta{key: key, path: textPath, text: strings.Clone(t.String()), isDelt: true}
+		key := "norm|" + b.Key
+		switch b.Phase {
+		case event.PhaseDelta:
+			if b.HasText {
+				return delta{key: key, path: textPath, text: strings.Clone(b.Text), isDelt: true}
 			}
-		case "completed":
+		case event.PhaseCompleted:
 			return delta{ends: []string{key}}
 		}
 	case envelope.StageLegacyOut:

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/providers"
 	"github.com/evcap/evcap/render/legacy"
 	"github.com/tidwall/gjson"
@@ -56,20 +57,20 @@ func deltaOf(stage string, payload gjson.Result) (d delta, ends []string) {
 		if payload.Type != gjson.JSON {
 			return delta{}, nil
 		}
-		k := payload.Get("kind").String()
-		if k == "result" {
+		b := event.ReadBlock(payload.Raw)
+		switch {
+		case b.EndsAll:
 			return delta{}, normEnds
-		}
-		if k != "text" && k != "thinking" {
+		case b.Key == "":
 			return delta{}, nil
 		}
-		key := "norm|" + k + "|" + payload.Get("messageId").String() + "|" + payload.Get("partId").String()
-		switch payload.Get("phase").String() {
-		case "delta":
-			if t := payload.Get("text"); t.Type == gjson.String {
-				return delta{key: key, text: t.String(), pointer: "/payload/text"}, nil
+		key := "norm|" + b.Key
+		switch b.Phase {
+		case event.PhaseDelta:
+			if b.HasText {
+				return delta{key: key, text: b.Text, pointer: "/payload/text"}, nil
 			}
-		case "completed":
+		case event.PhaseCompleted:
 			return delta{}, []string{key}
 		}
 	case "legacy_out":
