@@ -79,7 +79,9 @@ func (d *Deltas) line(line []byte, valid bool) []provider.Delta {
 	// Most lines are not stream events, and some are long (tool outputs):
 	// the type, Claude Code's first key, is read before the line is
 	// validated, so those are not scanned twice.
-	if gjson.GetBytes(line, "type").String() != "stream_event" || (!valid && !gjson.ValidBytes(line)) {
+	// (Read in place: gjson.GetBytes copies the value it finds, for every
+	// native line of a recording.)
+	if jsonpick.ParseOwned(line).Get("type").String() != "stream_event" || (!valid && !gjson.ValidBytes(line)) {
 		return nil
 	}
 	if d.pick == nil {
