@@ -8,18 +8,21 @@ import (
 	"github.com/evcap/evcap/capture"
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/internal/corpustest"
+	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/evcap/evcap/providers"
 	"github.com/tidwall/gjson"
 )
 
 // TestMayDeclareKeepsEveryDeclaringRecord: the stage test that lets the
 // reader skip a record's search for project keys never skips a record
-// that declares a project. Every record of every corpus run as a capture
+// that declares a project, and mayHoldProject, which orders the two tests
+// by a record's length, gives what both give. Every record of every corpus run as a capture
 // is read as declare reads it; those that declare one must pass
 // mayDeclare, and the normalized and legacy records, which cannot, must
 // not (else the test would hold for a mayDeclare that passes everything).
 func TestMayDeclareKeepsEveryDeclaringRecord(t *testing.T) {
-	declaring, skipped := 0, 0
+	declaring, skipped, long := 0, 0, 0
+	keys := providers.ProjectKeys()
 	for _, e := range corpustest.Manifest(t) {
 		c := corpustest.Capture(t, corpustest.Recording{
 			Native: e.Stdout(t), Stderr: e.Stderr(t),
@@ -32,9 +35,15 @@ func TestMayDeclareKeepsEveryDeclaringRecord(t *testing.T) {
 			dir := providers.DeclaredProject(stage, v.Get("provider").String(), []byte(v.Get("payload").Raw))
 			if dir != "" {
 				declaring++
-				if !mayDeclare(line) {
-					t.Errorf("%s: record %d (stage %s) declares %s but mayDeclare skips it", e.Name(), i+1, stage, dir)
+				if !mayDeclare(line) || !mayHoldProject(line, keys) {
+					t.Errorf("%s: record %d (stage %s) declares %s but the reader's tests skip it", e.Name(), i+1, stage, dir)
 				}
+			}
+			if len(line) >= stageFirst {
+				long++
+			}
+			if got, want := mayHoldProject(line, keys), mayDeclare(line) && jsonpick.MayHoldKey(line, keys); got != want {
+				t.Errorf("%s: record %d (%d bytes): mayHoldProject %v, want %v", e.Name(), i+1, len(line), got, want)
 			}
 			if (stage == envelope.StageNormalizedOut || stage == envelope.StageLegacyOut) && mayDeclare(line) {
 				t.Errorf("%s: record %d: mayDeclare lets a %s record through", e.Name(), i+1, stage)
@@ -44,6 +53,9 @@ func TestMayDeclareKeepsEveryDeclaringRecord(t *testing.T) {
 		}
 	}
 	t.Logf("%d declaring records, %d skipped", declaring, skipped)
+	if long == 0 {
+		t.Fatalf("no record of %d bytes or more: mayHoldProject's stage-first order is not exercised", stageFirst)
+	}
 	if declaring < 20 || skipped == 0 {
 		t.Fatalf("%d declaring records, %d skipped: expected a declaration in every run and skips", declaring, skipped)
 	}

@@ -136,3 +136,36 @@ func TestExtraToolNamesAndFinalText(t *testing.T) {
 		})
 	}
 }
+
+// TestExtraSubagentNamedByItsOwnLines: a subagent's lines name it
+// (subagent_type, after parent_tool_use_id) even when nothing before them
+// in the stream did (a capture cut in the middle of the subagent's work):
+// fed only the real recording's subagent tool-result lines (user lines,
+// whose walk may stop early), every event carries the name those lines
+// give. The walk of a line must not stop at parent_tool_use_id when it
+// names a parent.
+func TestExtraSubagentNamedByItsOwnLines(t *testing.T) {
+	for _, name := range []string{"subagent", "subagent-partial", "subagent-permission"} {
+		t.Run(name, func(t *testing.T) {
+			data := read(t, filepath.Join(extraDir, name+".stdout.jsonl"))
+			n := New()
+			checked := 0
+			for i, l := range bytes.Split(bytes.TrimSuffix(data, []byte("\n")), []byte("\n")) {
+				v := gjson.ParseBytes(l)
+				want := v.Get("subagent_type").String()
+				if v.Get("parent_tool_use_id").String() == "" || want == "" || v.Get("type").String() != "user" {
+					continue // the main agent's lines (its Task call among them), the subagent's own messages
+				}
+				for _, ev := range n.Line(int64(i+1), l) {
+					if ev.Agent == nil || ev.Agent.Name != want {
+						t.Fatalf("line %d: %s event's agent %+v, want the name %q the line gives", i+1, ev.Kind, ev.Agent, want)
+					}
+					checked++
+				}
+			}
+			if checked == 0 {
+				t.Fatal("no subagent event checked")
+			}
+		})
+	}
+}
