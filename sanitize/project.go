@@ -122,9 +122,10 @@ func (s *sanitizer) learnProject(rec *envelope.Record, body []byte) error {
 
 // declaredProject returns the working directory a record's payload body
 // declares (providers.DeclaredProject), or "". keys are
-// providers.ProjectKeys(): a body without one is not parsed.
+// providers.ProjectKeys(): a body without one, or of a stage that
+// declares none, is not searched or parsed.
 func declaredProject(stage envelope.Stage, provider string, body []byte, keys []string) string {
-	if !jsonpick.MayHoldKey(body, keys) || !gjson.ValidBytes(body) {
+	if !providers.StageDeclares(stage) || !jsonpick.MayHoldKey(body, keys) || !gjson.ValidBytes(body) {
 		return ""
 	}
 	return providers.DeclaredProject(stage, provider, body)

@@ -8,11 +8,10 @@ import (
 	"regexp"
 	"sort"
 
-	"github.com/evcap/evcap/internal/jsonwalk"
-	"github.com/evcap/evcap/providers"
-
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/jsonwalk"
 	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/providers"
 	"github.com/evcap/evcap/redact"
 	"github.com/tidwall/gjson"
 )
