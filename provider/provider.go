@@ -17,8 +17,9 @@ import (
 )
 
 // Descriptor describes one agent CLI. Every func field except History,
-// DetectHistory and HistoryTime is set; each call of a constructor field returns a fresh
-// value, so a Descriptor may be copied and shared freely.
+// DetectHistory, HistoryTime and Input is set; each call of a constructor
+// field returns a fresh value, so a Descriptor may be copied and shared
+// freely.
 type Descriptor struct {
 	// Name is the provider's name in capture envelopes, --provider flags
 	// and fixtures ("claude").
@@ -72,6 +73,11 @@ type Descriptor struct {
 	// "cwd"), in the order they are tried; nil when its lines name none.
 	// sanitize and scan take the project root to redact from there.
 	ProjectPaths []string
+	// Input returns a fresh matcher of the lines an integration writes to
+	// the CLI's stdin, for a replay that stands in for the CLI (evcap
+	// play); nil when the CLI reads no protocol lines there, and a replay
+	// compares such lines byte for byte.
+	Input func() InputMatcher
 
 	// JSONOutputArgs are the arguments, after the executable's name, that
 	// make the CLI print the JSON lines evcap reads ("--output-format",

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,8 @@ import (
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/provider"
+	"github.com/evcap/evcap/providers"
 	"github.com/spf13/cobra"
 	"github.com/tidwall/gjson"
 )
@@ -115,18 +116,38 @@ func parseSpeed(s string) (float64, error) {
 }
 
 // input is the integration's side of an interactive play: the lines it
-// writes to play's stdin, read by one goroutine.
+// writes to play's stdin, read by one goroutine, and the provider's
+// matcher of them (provider.Descriptor.Input).
 type input struct {
 	lines chan []byte
 	err   error // set before lines is closed
-	// ids maps the request_id of a control_request the integration sent in
-	// the recorded run to the one it sent now, so the captured response is
-	// given under the live id.
-	ids map[string]string
+	m     provider.InputMatcher
 }
 
-func startInput(r io.Reader) *input {
-	in := &input{lines: make(chan []byte, 64), ids: map[string]string{}}
+// inputMatcher is the matcher of the provider's input lines; a provider
+// without one has its lines compared byte for byte.
+func inputMatcher(name string) provider.InputMatcher {
+	if d, ok := providers.Lookup(name); ok && d.Input != nil {
+		return d.Input()
+	}
+	return exactInput{}
+}
+
+// exactInput matches input lines byte for byte (but for a redacted one,
+// whose text cannot be compared) and rewrites nothing.
+type exactInput struct{}
+
+func (exactInput) Match(want, got []byte, redacted bool) string {
+	if !redacted && string(want) != string(got) {
+		return "different text"
+	}
+	return ""
+}
+
+func (exactInput) Live(line []byte) []byte { return line }
+
+func startInput(r io.Reader, m provider.InputMatcher) *input {
+	in := &input{lines: make(chan []byte, 64), m: m}
 	go func() {
 		lr := lines.NewReader(r)
 		for {
@@ -175,7 +196,7 @@ func play(ctx context.Context, s streams, r io.Reader, name string, o playOption
 		at, terr := time.Parse(time.RFC3339Nano, rec.Timestamp)
 		if rec.Stage == envelope.StageNativeOut && o.stage == envelope.StageNativeIn {
 			if in == nil {
-				in = startInput(s.in)
+				in = startInput(s.in, inputMatcher(rec.Provider))
 			}
 			if err := in.expect(ctx, rec); err != nil {
 				return &exitError{code: 1, err: fmt.Errorf("%s sequence %d: %w", name, rec.Sequence, err)}
@@ -209,8 +230,8 @@ func play(ctx context.Context, s streams, r io.Reader, name string, o playOption
 		if o.stage == envelope.StageLegacyOut {
 			line = envelope.DecodeNativeLine(envelope.EventStderr, rec.Payload)
 		}
-		if in != nil && rec.EventType == envelope.EventControlResponse {
-			line = in.liveID(line)
+		if in != nil {
+			line = in.m.Live(line)
 		}
 		if _, err := w.Write(append(append([]byte(nil), line...), '\n')); err != nil {
 			return err
@@ -248,82 +269,10 @@ func (in *input) expect(ctx context.Context, rec *envelope.Record) error {
 		}
 		return fmt.Errorf("the input ended; expected %s", clipLine(want))
 	}
-	if why := in.match(want, got, len(rec.Redactions) > 0); why != "" {
+	if why := in.m.Match(want, got, len(rec.Redactions) > 0); why != "" {
 		return fmt.Errorf("the input differs from the capture (%s):\n  expected %s\n  got      %s", why, clipLine(want), clipLine(got))
 	}
 	return nil
-}
-
-// match compares a live input line with the recorded one and says how
-// they differ ("" when they match). Request ids are compared where the
-// protocol has them; ids the integration makes up itself (its own
-// control_request ids, session ids) are not. redacted: the recorded line
-// had secrets or paths replaced, so its text cannot be compared.
-func (in *input) match(want, got []byte, redacted bool) string {
-	wj, gj := gjson.ValidBytes(want), gjson.ValidBytes(got)
-	if !wj || !gj {
-		if wj != gj {
-			return "one is JSON, the other is not"
-		}
-		if !redacted && string(want) != string(got) {
-			return "different text"
-		}
-		return ""
-	}
-	wt, gt := gjson.GetBytes(want, "type").String(), gjson.GetBytes(got, "type").String()
-	if wt != gt {
-		return fmt.Sprintf("type %q, expected %q", gt, wt)
-	}
-	switch wt {
-	case "control_response":
-		w := gjson.GetBytes(want, "response.request_id").String()
-		g := gjson.GetBytes(got, "response.request_id").String()
-		if w != g {
-			return fmt.Sprintf("answers request_id %q, expected %q", g, w)
-		}
-		ws, gs := gjson.GetBytes(want, "response.subtype").String(), gjson.GetBytes(got, "response.subtype").String()
-		if ws != gs {
-			return fmt.Sprintf("response subtype %q, expected %q", gs, ws)
-		}
-		wb, gb := gjson.GetBytes(want, "response.response.behavior").String(), gjson.GetBytes(got, "response.response.behavior").String()
-		if wb != gb {
-			return fmt.Sprintf("behavior %q, expected %q", gb, wb)
-		}
-	case "control_request":
-		ws, gs := gjson.GetBytes(want, "request.subtype").String(), gjson.GetBytes(got, "request.subtype").String()
-		if ws != gs {
-			return fmt.Sprintf("request subtype %q, expected %q", gs, ws)
-		}
-		if w, g := gjson.GetBytes(want, "request_id").String(), gjson.GetBytes(got, "request_id").String(); w != "" && g != "" {
-			in.ids[w] = g
-		}
-	case "user":
-		if redacted {
-			return ""
-		}
-		w := gjson.GetBytes(want, "message.content")
-		g := gjson.GetBytes(got, "message.content")
-		if w.Raw != g.Raw && w.String() != g.String() {
-			return "different message content"
-		}
-	}
-	return ""
-}
-
-// liveID rewrites the request_id of a captured control_response to the id
-// the integration used for the same request in this run.
-func (in *input) liveID(line []byte) []byte {
-	id := gjson.GetBytes(line, "response.request_id")
-	live, ok := in.ids[id.String()]
-	if !ok || id.Type != gjson.String {
-		return line
-	}
-	if id.Index <= 0 || id.Index+len(id.Raw) > len(line) {
-		return line
-	}
-	q, _ := json.Marshal(live)
-	out := append(append(append([]byte(nil), line[:id.Index]...), q...), line[id.Index+len(id.Raw):]...)
-	return out
 }
 
 func clipLine(b []byte) string {

@@ -30,8 +30,6 @@ var wireExceptions = map[string]string{
 		"file change by its item type",
 	"record/opencode.go": "record's attach to the opencode server follows its /event bus for the session's " +
 		"idle state; still to move into normalize/opencode's descriptor",
-	"cmd/evcap/play.go": "play --against compares what an SDK client writes with the capture's stream-json " +
-		"input lines (control_request, control_response); still to move into normalize/claude's descriptor",
 }
 
 // wireTypes are the values of the "type" members of every line the

@@ -36,6 +36,7 @@ func Provider() provider.Descriptor {
 			"tool_use_id", "uuid"},
 		VolatileIDPrefixes: []string{"msg_", "req_", "srvtoolu_", "toolu_"},
 		ProjectPaths:       []string{"cwd"},
+		Input:              NewInputMatcher,
 		// claude -p … --output-format stream-json --verbose: print mode
 		// refuses stream-json without --verbose.
 		JSONOutputArgs: []string{"--output-format", "stream-json", "--verbose"},
