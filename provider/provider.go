@@ -17,9 +17,9 @@ import (
 )
 
 // Descriptor describes one agent CLI. Every func field except History,
-// DetectHistory, HistoryTime and Input is set; each call of a constructor
-// field returns a fresh value, so a Descriptor may be copied and shared
-// freely.
+// DetectHistory, HistoryTime and Input is set, and Server may be nil; each
+// call of a constructor field returns a fresh value, so a Descriptor may
+// be copied and shared freely.
 type Descriptor struct {
 	// Name is the provider's name in capture envelopes, --provider flags
 	// and fixtures ("claude").
@@ -78,6 +78,9 @@ type Descriptor struct {
 	// play); nil when the CLI reads no protocol lines there, and a replay
 	// compares such lines byte for byte.
 	Input func() InputMatcher
+	// Server is the HTTP API of the CLI's server mode, for a client that
+	// drives one session of it; nil when the CLI has none.
+	Server *Server
 
 	// JSONOutputArgs are the arguments, after the executable's name, that
 	// make the CLI print the JSON lines evcap reads ("--output-format",

@@ -3,7 +3,7 @@ package record
 import (
 	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -11,7 +11,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/tidwall/gjson"
+	"github.com/evcap/evcap/provider"
+	"github.com/evcap/evcap/providers"
 )
 
 // OpencodeSession says what evcap record --opencode does on an opencode
@@ -47,25 +48,30 @@ func Opencode(ctx context.Context, s OpencodeSession, opts Options) (Result, err
 	opts.defaults()
 	opts.Provider = "opencode"
 	base := strings.TrimRight(s.BaseURL, "/")
+	d, ok := providers.Lookup("opencode")
+	if !ok || d.Server == nil {
+		return Result{ExitCode: 2}, errors.New("record: --opencode: no provider describes the opencode server")
+	}
+	api := d.Server
 	p := newPipeline(&opts, []string{"opencode-server", base}, "opencode")
 	if err := p.prepare(); err != nil {
 		return Result{ExitCode: 1}, err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/event", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+api.EventPath, nil)
 	if err != nil {
 		return Result{ExitCode: 2}, fmt.Errorf("record: --opencode %s: %w", base, err)
 	}
 	req.Header.Set("Accept", "text/event-stream")
-	pushRequest(p.q, http.MethodGet, "/event", nil)
+	pushRequest(p.q, http.MethodGet, api.EventPath, nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return Result{ExitCode: 1}, fmt.Errorf("record: --opencode %s: %w", base, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return Result{ExitCode: 1}, fmt.Errorf("record: --opencode %s/event: %s", base, resp.Status)
+		return Result{ExitCode: 1}, fmt.Errorf("record: --opencode %s%s: %s", base, api.EventPath, resp.Status)
 	}
 
 	var mu sync.Mutex
@@ -86,7 +92,8 @@ func Opencode(ctx context.Context, s OpencodeSession, opts Options) (Result, err
 		}
 	}()
 
-	f := &sessionFilter{ids: map[string]bool{}, push: func(b []byte) { p.q.push(streamStdout, b) }}
+	f := &sessionFilter{read: api.ReadEvent, ids: map[string]bool{}, answered: map[string]bool{},
+		push: func(b []byte) { p.q.push(streamStdout, b) }}
 	client := &http.Client{}
 	post := func(path string, body []byte) ([]byte, error) {
 		pushRequest(p.q, http.MethodPost, path, body)
@@ -119,14 +126,10 @@ func Opencode(ctx context.Context, s OpencodeSession, opts Options) (Result, err
 		case <-ctx.Done():
 			return
 		}
-		body, _ := json.Marshal(map[string]any{"title": s.Title})
-		if s.Title == "" {
-			body = []byte(`{}`)
-		}
-		b, err := post("/session", body)
-		id := gjson.GetBytes(b, "id").String()
+		b, err := post(api.SessionPath, api.SessionBody(s.Title))
+		id := api.CreatedSession(b)
 		if err == nil && id == "" {
-			err = fmt.Errorf("POST /session: no id in %s", clip(b))
+			err = fmt.Errorf("POST %s: no id in %s", api.SessionPath, clip(b))
 		}
 		if err != nil {
 			addNote(fmt.Sprintf("could not create the session: %v", err))
@@ -134,12 +137,7 @@ func Opencode(ctx context.Context, s OpencodeSession, opts Options) (Result, err
 			return
 		}
 		f.start(id)
-		msg := map[string]any{"parts": []map[string]string{{"type": "text", "text": s.Prompt}}}
-		if prov, model, ok := strings.Cut(s.Model, "/"); ok {
-			msg["model"] = map[string]string{"providerID": prov, "modelID": model}
-		}
-		body, _ = json.Marshal(msg)
-		if _, err := post("/session/"+id+"/message", body); err != nil && ctx.Err() == nil {
+		if _, err := post(api.PromptPath(id), api.PromptBody(s.Prompt, s.Model)); err != nil && ctx.Err() == nil {
 			addNote(fmt.Sprintf("sending the prompt: %v", err))
 			cancel()
 		}
@@ -154,13 +152,13 @@ func Opencode(ctx context.Context, s OpencodeSession, opts Options) (Result, err
 		}
 		ev := f.event(data)
 		switch {
-		case ev.permission != "" && s.Permission != "":
-			body, _ := json.Marshal(map[string]string{"reply": s.Permission})
+		case ev.permission != nil && s.Permission != "":
+			path, body := ev.permission.ReplyPath, api.ReplyBody(s.Permission)
 			go func(id string) {
-				if _, err := post("/permission/"+id+"/reply", body); err != nil && ctx.Err() == nil {
+				if _, err := post(path, body); err != nil && ctx.Err() == nil {
 					addNote(fmt.Sprintf("answering permission %s: %v", id, err))
 				}
-			}(ev.permission)
+			}(ev.permission.ID)
 		case ev.rootIdle:
 			idle = true
 			addNote("stopped: the session went idle")
@@ -189,37 +187,23 @@ func Opencode(ctx context.Context, s OpencodeSession, opts Options) (Result, err
 // passing them to push in stream order (under its lock, so the events
 // held until the session's id was known go before later ones).
 type sessionFilter struct {
+	read  func(data []byte) (provider.BusEvent, bool)
 	push  func([]byte)
 	mu    sync.Mutex
 	root  string
 	ids   map[string]bool
 	early [][]byte // session events seen before the root was known
 	busy  bool
+	// answered holds the permission requests already passed on to be
+	// answered: a server that announces one request in both permission
+	// protocols gets one answer.
+	answered map[string]bool
 }
 
 // filtered is what one event means beyond being kept.
 type filtered struct {
-	permission string // a permission request of the session to answer
-	rootIdle   bool   // the root session went idle after being busy
-}
-
-// eventSession names the session an event belongs to and, for a session
-// that was just created, its parent.
-func eventSession(v gjson.Result) (id, parent string) {
-	pr := v.Get("properties")
-	for _, p := range []string{"sessionID", "info.sessionID", "part.sessionID"} {
-		if s := pr.Get(p).String(); s != "" {
-			id = s
-			break
-		}
-	}
-	if strings.HasPrefix(v.Get("type").String(), "session.") {
-		if s := pr.Get("info.id").String(); s != "" {
-			id = s
-		}
-		parent = pr.Get("info.parentID").String()
-	}
-	return id, parent
+	permission *provider.PermissionRequest // a permission request of the session to answer
+	rootIdle   bool                        // the root session went idle after being busy
 }
 
 // start sets the root session and passes on the held events that belong
@@ -243,10 +227,8 @@ func (f *sessionFilter) event(data []byte) filtered {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.root == "" {
-		if gjson.ValidBytes(data) {
-			if id, _ := eventSession(gjson.ParseBytes(data)); id != "" && len(f.early) < maxEarly {
-				f.early = append(f.early, append([]byte(nil), data...))
-			}
+		if ev, ok := f.read(data); ok && ev.Session != "" && len(f.early) < maxEarly {
+			f.early = append(f.early, append([]byte(nil), data...))
 		}
 		return filtered{}
 	}
@@ -258,38 +240,30 @@ func (f *sessionFilter) event(data []byte) filtered {
 }
 
 func (f *sessionFilter) keepLocked(data []byte) (bool, filtered) {
-	var ev filtered
-	if !gjson.ValidBytes(data) {
-		return false, ev
+	var out filtered
+	ev, ok := f.read(data)
+	if !ok || ev.Session == "" {
+		return false, out
 	}
-	v := gjson.ParseBytes(data)
-	id, parent := eventSession(v)
-	if id == "" {
-		return false, ev
-	}
-	if !f.ids[id] {
-		if parent == "" || !f.ids[parent] {
-			return false, ev
+	if !f.ids[ev.Session] {
+		if ev.Parent == "" || !f.ids[ev.Parent] {
+			return false, out
 		}
-		f.ids[id] = true // a subagent's session
+		f.ids[ev.Session] = true // a subagent's session
 	}
-	if id == f.root {
-		switch typ := v.Get("type").String(); {
-		case typ == "session.status":
-			switch v.Get("properties.status.type").String() {
-			case "busy", "retry":
-				f.busy = true
-			case "idle":
-				ev.rootIdle = f.busy
-			}
-		case typ == "session.idle":
-			ev.rootIdle = f.busy
+	if ev.Session == f.root {
+		if ev.Busy {
+			f.busy = true
+		}
+		if ev.Idle {
+			out.rootIdle = f.busy
 		}
 	}
-	if v.Get("type").String() == "permission.asked" {
-		ev.permission = v.Get("properties.id").String()
+	if p := ev.Permission; p != nil && !f.answered[p.ID] {
+		f.answered[p.ID] = true
+		out.permission = p
 	}
-	return true, ev
+	return true, out
 }
 
 func clip(b []byte) string {

@@ -24,6 +24,10 @@ type fakeOpencode struct {
 	mu       sync.Mutex
 	bus      chan string
 	requests []string
+	// v2: the permission is announced in both protocols (the
+	// @opencode-ai/sdk types' permission.v2.asked besides
+	// permission.asked), then a second one in v2 alone.
+	v2 bool
 }
 
 func (f *fakeOpencode) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -61,9 +65,20 @@ func (f *fakeOpencode) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		f.bus <- ev("session.created", `{"sessionID":"ses_B","info":{"id":"ses_B","parentID":"ses_A"}}`)
 		f.bus <- ev("message.part.updated", `{"sessionID":"ses_B","part":{"type":"text","text":"subagent"}}`)
 		f.bus <- ev("permission.asked", `{"id":"per_1","sessionID":"ses_A","permission":"edit"}`)
+		if f.v2 {
+			f.bus <- ev("permission.v2.asked", `{"id":"per_1","sessionID":"ses_A","action":"edit","resources":[]}`)
+		}
 		io.WriteString(w, `{"info":{}}`)
 	case r.URL.Path == "/permission/per_1/reply":
 		f.bus <- ev("permission.replied", `{"sessionID":"ses_A","requestID":"per_1","reply":"once"}`)
+		if f.v2 {
+			f.bus <- ev("permission.v2.asked", `{"id":"per_2","sessionID":"ses_A","action":"bash","resources":["ls"]}`)
+		} else {
+			f.bus <- ev("session.status", `{"sessionID":"ses_A","status":{"type":"idle"}}`)
+		}
+		io.WriteString(w, `true`)
+	case r.URL.Path == "/api/session/ses_A/permission/per_2/reply":
+		f.bus <- ev("permission.v2.replied", `{"sessionID":"ses_A","requestID":"per_2","reply":"once"}`)
 		f.bus <- ev("session.status", `{"sessionID":"ses_A","status":{"type":"idle"}}`)
 		io.WriteString(w, `true`)
 	default:
@@ -115,5 +130,34 @@ func TestOpencodeSession(t *testing.T) {
 	}
 	if notes := strings.Join(res.Notes, "; "); !strings.Contains(notes, "idle") {
 		t.Errorf("notes %q do not say the session went idle", notes)
+	}
+}
+
+// TestOpencodeSessionV2Permissions: a permission announced in both
+// protocols is answered once, and one asked in the v2 protocol alone is
+// answered under the session's route, so the session goes on to idle.
+func TestOpencodeSessionV2Permissions(t *testing.T) {
+	f := &fakeOpencode{bus: make(chan string, 64), v2: true}
+	srv := httptest.NewServer(f)
+	defer srv.Close()
+	out := filepath.Join(t.TempDir(), "c.jsonl")
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := Opencode(ctx, OpencodeSession{BaseURL: srv.URL, Prompt: "p", Permission: "once"},
+		Options{NewNormalizer: allNormalizers, Output: out}); err != nil {
+		t.Fatalf("record: %v", err)
+	}
+	if ctx.Err() != nil {
+		t.Fatal("the recording did not end: the v2 permission went unanswered")
+	}
+	var replies []string
+	for _, r := range readCapture(t, out) {
+		if path := gjson.GetBytes(r.Payload, "path").String(); r.Stage == envelope.StageNativeOut && strings.HasSuffix(path, "/reply") {
+			replies = append(replies, path+" "+gjson.GetBytes(r.Payload, "body").Raw)
+		}
+	}
+	want := []string{`/permission/per_1/reply {"reply":"once"}`, `/api/session/ses_A/permission/per_2/reply {"reply":"once"}`}
+	if strings.Join(replies, "\n") != strings.Join(want, "\n") {
+		t.Errorf("answers:\n%s\nwant:\n%s", strings.Join(replies, "\n"), strings.Join(want, "\n"))
 	}
 }

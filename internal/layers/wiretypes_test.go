@@ -28,8 +28,6 @@ var wireExceptions = map[string]string{
 		"control_response lines an integration writes to the agent (native_out records), named as the line's type",
 	"internal/toolicon": "icons are picked by the words of a tool's name, and the Codex normalizer names a " +
 		"file change by its item type",
-	"record/opencode.go": "record's attach to the opencode server follows its /event bus for the session's " +
-		"idle state; still to move into normalize/opencode's descriptor",
 }
 
 // wireTypes are the values of the "type" members of every line the

@@ -39,6 +39,7 @@ func Provider() provider.Descriptor {
 		VolatileIDKeys:     []string{"callID", "id", "messageID", "parentID", "partID", "requestID", "sessionID"},
 		VolatileIDPrefixes: []string{"call_", "evt_", "msg_", "per_", "prt_", "que_", "ses_"},
 		ProjectPaths:       []string{"properties.info.directory", "properties.info.path.cwd"},
+		Server:             server(),
 		// opencode run --format json (the server's /event bus needs no flag).
 		JSONOutputArgs: []string{"run", "--format", "json"},
 		// $XDG_DATA_HOME (~/.local/share)/opencode/opencode.db: one SQLite
