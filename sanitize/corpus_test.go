@@ -12,6 +12,7 @@ import (
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/sanitize"
+	"github.com/evcap/evcap/scan"
 )
 
 const corpusDir = "../testdata/corpus" // named by the tests of single captures
@@ -59,8 +60,22 @@ func (m machine) options() sanitize.Options {
 	return sanitize.Options{Home: m.home, DefaultProject: m.project, Temp: m.temp}
 }
 
-func (m machine) scanOptions() sanitize.ScanOptions {
-	return sanitize.ScanOptions{Home: m.home, Project: m.project, Temp: m.temp}
+func (m machine) scanOptions() scan.Options {
+	return scan.Options{Home: m.home, Project: m.project, Temp: m.temp}
+}
+
+// scanCapture is what evcap scan finds in a capture.
+func scanCapture(t testing.TB, b []byte, name string, opts scan.Options) []scan.Finding {
+	t.Helper()
+	sc, err := scan.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings, err := sc.Read(bytes.NewReader(b), name, scan.KindCapture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return findings
 }
 
 func newNormalizer(provider string) event.Normalizer {

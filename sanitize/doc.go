@@ -16,7 +16,7 @@
 //     as base64) is written back as a JSON string, each run of invalid
 //     bytes replaced by U+FFFD (ledger rule RuleInvalidUTF8), and redacted
 //     as text. A text line longer than MaxString is cut to a head and a
-//     tail as redact cuts a long JSON string, so the output passes Scan.
+//     tail as redact cuts a long JSON string.
 //   - Streamed deltas are redacted per block (see below), so a secret split
 //     across deltas loses every piece in every delta, and the normalized
 //     deltas and legacy markers made from the same text are redacted alike.
@@ -102,11 +102,11 @@
 // more lines at hand, so that lines wait for a batch only while more are
 // already there.
 //
-// # Scan
+// # The gate
 //
-// Scan is the gate for CI: it reports each line of a capture or a
-// fixture.json that still holds a secret, a machine path or a volatile id
-// sanitize would replace, and honours the allowlist of .evcap.toml.
+// The check that nothing is left is not here: package scan is the gate for
+// CI (evcap scan), with rules and a view of the input of its own, so that it
+// does not share the redactor's blind spots.
 //
 // # What it does not do
 //

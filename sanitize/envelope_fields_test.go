@@ -7,6 +7,7 @@ import (
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/sanitize"
+	"github.com/evcap/evcap/scan"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -53,12 +54,8 @@ func TestEnvelopeFieldsRedacted(t *testing.T) {
 	if rep.Redactions != len(want) {
 		t.Errorf("report counts %d redactions, want %d", rep.Redactions, len(want))
 	}
-	findings, err := sanitize.Scan(bytes.NewReader(out.Bytes()), "out.jsonl", sanitize.ScanOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range findings {
-		t.Errorf("scan after sanitize: %s", f)
+	for _, f := range scanCapture(t, out.Bytes(), "out.jsonl", scan.Options{}) {
+		t.Errorf("scan after sanitize: %+v", f)
 	}
 
 	var again bytes.Buffer

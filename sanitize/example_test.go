@@ -1,11 +1,12 @@
 package sanitize_test
 
 import (
+	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/evcap/evcap/sanitize"
+	"github.com/evcap/evcap/scan"
 )
 
 // A Gemini capture whose answer split a fake AWS key id across two deltas.
@@ -31,17 +32,35 @@ func ExampleSanitize() {
 	// 3 records, 2 ledger entries, 1 pseudonym
 }
 
-func ExampleScan() {
-	findings, err := sanitize.Scan(strings.NewReader(exampleCapture), "run.jsonl", sanitize.ScanOptions{Home: "/home/u"})
+// A sanitized capture passes evcap scan (package scan), the check a
+// fixture's CI runs; the raw one does not: its session id is volatile, and
+// the access key id is split across two streamed deltas.
+func Example_scan() {
+	sc, err := scan.New(scan.Options{Home: "/home/u"})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for _, f := range findings {
-		fmt.Fprintln(os.Stdout, f)
+	raw, err := sc.Read(strings.NewReader(exampleCapture), "run.jsonl", scan.KindCapture)
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
+	for _, f := range raw {
+		fmt.Println(f.Line, f.Rule, f.Pointer, "("+f.Decoded+")")
+	}
+	var out bytes.Buffer
+	if _, err := sanitize.Sanitize(strings.NewReader(exampleCapture), "run.jsonl", &out, sanitize.Options{Home: "/home/u"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	clean, err := sc.Read(&out, "run.jsonl", scan.KindCapture)
+	fmt.Println(len(clean), "findings after sanitize", err)
 	// Output:
-	// run.jsonl:1:1: volatile-id
-	// run.jsonl:2:2: volatile-id
-	// run.jsonl:3:3: volatile-id
+	// 1 volatile-id /payload/session_id ()
+	// 1 volatile-id /sessionId ()
+	// 2 aws-access-key-id /payload/content (deltas)
+	// 2 volatile-id /sessionId ()
+	// 3 volatile-id /sessionId ()
+	// 0 findings after sanitize <nil>
 }

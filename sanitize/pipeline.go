@@ -428,8 +428,8 @@ func (s *sanitizer) prep(h held) prepped {
 func (it *prepped) redact(vw *jsonwalk.Walker, cw *candWalk, private bool) {
 	switch it.work {
 	case workText:
-		// TextValue also cuts a string JSON would cut, so the output
-		// passes Scan.
+		// TextValue also cuts a string JSON would cut, so a text line
+		// is no longer than a JSON string may be.
 		it.out, it.findings = it.red.TextValue(it.body)
 		it.changed = len(it.findings) > 0
 	case workJSON:

@@ -121,19 +121,11 @@ func TestCorpusSanitized(t *testing.T) {
 			out := run(t, in, m.options())
 			checkValid(t, c.name, out)
 
-			findings, err := sanitize.Scan(bytes.NewReader(out), c.name, m.scanOptions())
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range findings {
-				t.Errorf("scan after sanitize: %s", f)
+			for _, f := range scanCapture(t, out, c.name, m.scanOptions()) {
+				t.Errorf("scan after sanitize: %+v", f)
 			}
 			// The unsanitized capture must not pass the gate.
-			before, err := sanitize.Scan(bytes.NewReader(in), c.name, m.scanOptions())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(before) == 0 {
+			if before := scanCapture(t, in, c.name, m.scanOptions()); len(before) == 0 {
 				t.Errorf("scan finds nothing in the raw capture (at least the session ids are volatile)")
 			}
 

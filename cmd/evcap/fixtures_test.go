@@ -17,6 +17,7 @@ import (
 	"github.com/evcap/evcap/replay"
 	"github.com/evcap/evcap/replay/replaytest"
 	"github.com/evcap/evcap/sanitize"
+	"github.com/evcap/evcap/scan"
 )
 
 // fixturesDir is the repository's fixture tree.
@@ -89,12 +90,16 @@ func sanitizeCorpusCapture(t *testing.T, e corpustest.Entry, raw []byte) []byte 
 	if _, err := sanitize.Sanitize(bytes.NewReader(raw), e.Capture, &out, opts); err != nil {
 		t.Fatal(err)
 	}
-	findings, err := sanitize.Scan(bytes.NewReader(out.Bytes()), e.Capture, sanitize.ScanOptions{Home: opts.Home, Project: opts.Project, Temp: opts.Temp})
+	sc, err := scan.New(scan.Options{Home: opts.Home, Project: opts.Project, Temp: opts.Temp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	findings, err := sc.Read(bytes.NewReader(out.Bytes()), e.Capture, scan.KindCapture)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range findings {
-		t.Errorf("after sanitizing: %s", f)
+		t.Errorf("after sanitizing: %+v", f)
 	}
 	return out.Bytes()
 }
