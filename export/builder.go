@@ -145,16 +145,13 @@ func (b *Builder) Add(rec *envelope.Record) error {
 
 func (b *Builder) timeOf(rec *envelope.Record) time.Time {
 	if ts := rec.Timestamp; ts != "" {
-		if t, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+		if t, offset, err := envelope.ParseTimestamp(ts); err == nil && !offset {
 			return t
-		}
-		// A sanitized capture keeps offsets from its start ("+1.250s"):
-		// the spacing is real, the start is Base.
-		if ts[0] == '+' || ts[0] == '-' {
-			if d, err := time.ParseDuration(ts); err == nil {
-				b.relative = true
-				return b.opts.Base.Add(d)
-			}
+		} else if err == nil {
+			// A sanitized capture keeps offsets from its start
+			// ("+1.250s"): the spacing is real, the start is Base.
+			b.relative = true
+			return b.opts.Base.Add(t.Sub(envelope.OffsetOrigin()))
 		}
 	}
 	b.synthetic = true

@@ -83,7 +83,7 @@ func CaptureTimesContext(ctx context.Context, r io.Reader, name string) (map[int
 		if rec.Stage != envelope.StageNativeIn {
 			continue
 		}
-		t, err := time.Parse(time.RFC3339Nano, rec.Timestamp)
+		t, _, err := envelope.ParseTimestamp(rec.Timestamp)
 		if err != nil {
 			continue
 		}

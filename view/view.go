@@ -194,16 +194,12 @@ type offsets struct {
 }
 
 func (o *offsets) millis(ts string) (int64, bool) {
-	if strings.HasPrefix(ts, "+") && strings.HasSuffix(ts, "s") {
-		f, err := strconv.ParseFloat(ts[1:len(ts)-1], 64)
-		if err != nil {
-			return 0, false
-		}
-		return int64(f*1000 + 0.5), true
-	}
-	t, err := time.Parse(time.RFC3339Nano, ts)
+	t, offset, err := envelope.ParseTimestamp(ts)
 	if err != nil {
 		return 0, false
+	}
+	if offset {
+		return t.Sub(envelope.OffsetOrigin()).Milliseconds(), true
 	}
 	if !o.hasBase {
 		o.base, o.hasBase = t, true

@@ -193,7 +193,7 @@ func play(ctx context.Context, s streams, r io.Reader, name string, o playOption
 				exit = int(c.Int())
 			}
 		}
-		at, terr := time.Parse(time.RFC3339Nano, rec.Timestamp)
+		at, _, terr := envelope.ParseTimestamp(rec.Timestamp)
 		if rec.Stage == envelope.StageNativeOut && o.stage == envelope.StageNativeIn {
 			if in == nil {
 				in = startInput(s.in, inputMatcher(rec.Provider))

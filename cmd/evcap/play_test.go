@@ -6,11 +6,13 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/evcap/evcap/envelope"
+	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
 )
 
@@ -185,5 +187,57 @@ func TestParseSpeed(t *testing.T) {
 		if _, err := parseSpeed(in); err == nil {
 			t.Errorf("parseSpeed(%q) accepted", in)
 		}
+	}
+}
+
+// TestPlaySanitizedCaptureKeepsItsTiming: a sanitized capture holds
+// offsets from its first record ("+0.203s") rather than wall times; play
+// pauses between its lines as long as the offsets say, as it does for a
+// raw capture's times.
+func TestPlaySanitizedCaptureKeepsItsTiming(t *testing.T) {
+	const path = "../../export/testdata/claude-subagent.capture.jsonl"
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []time.Duration
+	var last time.Time
+	rd := envelope.NewReader(bytes.NewReader(raw), path, envelope.ReaderOptions{})
+	for {
+		rec, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Stage != envelope.StageNativeIn {
+			continue
+		}
+		at, offset, err := envelope.ParseTimestamp(rec.Timestamp)
+		if err != nil || !offset {
+			t.Fatalf("sequence %d: timestamp %q is not an offset (%v)", rec.Sequence, rec.Timestamp, err)
+		}
+		if !last.IsZero() && at.After(last) {
+			want = append(want, at.Sub(last))
+		}
+		last = at
+	}
+	var slept []time.Duration
+	opts := playOptions{stage: envelope.StageNativeIn, factor: 1,
+		sleep: func(_ context.Context, d time.Duration) error { slept = append(slept, d); return nil }}
+	var out bytes.Buffer
+	if err := play(context.Background(), streams{out: &out, err: io.Discard}, bytes.NewReader(raw), path, opts); err != nil {
+		t.Fatal(err)
+	}
+	var total time.Duration
+	for _, d := range want {
+		total += d
+	}
+	if len(want) < 3 || total < 100*time.Millisecond {
+		t.Fatalf("the capture's native lines span %v in %d pauses; want a capture with timing", total, len(want))
+	}
+	if d := cmp.Diff(want, slept); d != "" {
+		t.Errorf("pauses (-offsets +play):\n%s", d)
 	}
 }
