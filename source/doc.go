@@ -25,14 +25,20 @@
 // or a terminal (Input.Live) each line's events are emitted before more
 // input is waited for.
 // RecordEvidence is the same verdict for a reader that holds a capture's
-// records (evcap render).
+// records.
+//
+// Input.Events reads an opened input as the events an integration renders
+// or accumulates (evcap render): a capture's recorded normalized_out
+// events when it has them, else its native lines (or raw output's) through
+// the provider's normalizer, each event with the moment it happened.
 //
 // Choose settles which provider's normalizer reads an input, from the
 // provider the capture names and what normalize/detect sees in its first
 // native lines.
 //
-// The package holds no normalizer, and does not render, replay or
-// validate captures: it opens, sniffs and hands out bytes. A fixture.json is checked against the
+// The package holds no normalizer of its own (Events takes the provider's
+// from package providers), and does not render, replay or validate
+// captures: it opens, sniffs and hands out bytes and events. A fixture.json is checked against the
 // fixture schema when it is opened (package fixtures), because a fixture is
 // read whole anyway.
 package source

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/render/chat"
 	"github.com/evcap/evcap/render/groups"
@@ -165,17 +163,28 @@ func runRender(ctx context.Context, s streams, name string, o renderOptions, wid
 		r = legacyRender{d: legacy.New(), w: out}
 	}
 
-	src, err := openEvents(s, name, o.provider)
+	in, err := source.OpenContext(ctx, name, s.in)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	defer src.close()
+	defer in.Close()
+	// The progress display, when there is one, ends before render returns.
+	finish := func() {}
+	defer func() { finish() }()
+	wrap := func(r io.Reader) io.Reader {
+		r, finish = withProgress(r, progressTo(s, true), in.Path)
+		return r
+	}
+	src, err := in.Events(source.EventsOptions{Provider: o.provider, Warn: s.err, Wrap: wrap})
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
 	var last time.Time
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		at, e, err := src.next()
+		at, e, err := src.Next()
 		if err == io.EOF {
 			break
 		}
@@ -199,7 +208,7 @@ func runRender(ctx context.Context, s streams, name string, o renderOptions, wid
 			fmt.Fprintf(s.err, "evcap: the server refused an edit (%v); the final answer was sent as a new message\n", b)
 		}
 	}
-	if bad := src.invalid(); bad > 0 {
+	if bad := src.Invalid(); bad > 0 {
 		return &exitError{code: 1, err: fmt.Errorf("%s: %d invalid record(s) skipped", name, bad)}
 	}
 	return nil
@@ -282,259 +291,4 @@ func (l legacyRender) write(ms []legacy.Marker) error {
 		}
 	}
 	return nil
-}
-
-// eventSource yields the events to render, each with the moment it
-// happened, then io.EOF.
-type eventSource interface {
-	next() (time.Time, event.Event, error)
-	invalid() int
-	close()
-}
-
-// renderAhead is how many records render reads ahead of a capture to learn
-// whether it holds normalized_out records. A recorded capture interleaves
-// them with its native lines, so the first one comes within a few records.
-const renderAhead = 4096
-
-// openEvents opens name (a capture, a fixture, raw output, or standard
-// input for "-") once and yields its events: a capture's normalized_out
-// records when it has any among its first renderAhead records (a fixture's
-// when it has any at all), else its native_in records, or the raw output's
-// lines, through the provider's normalizer.
-//
-// provider is the --provider flag: "auto", or the provider whose
-// normalizer reads native lines (source.Choose refuses one that plainly
-// contradicts the input).
-func openEvents(s streams, name, provider string) (eventSource, error) {
-	in, err := source.Open(name, s.in)
-	if err != nil {
-		return nil, err
-	}
-	if in.Kind == source.KindRaw {
-		// openNative reads "-" from streams.in: hand it the opened input
-		// under the name the user gave, so messages name what they typed.
-		nat, err := openNative(streams{in: withContext(s.ctx, in.Reader()), out: s.out, err: s.err}, "-")
-		if err != nil {
-			in.Close()
-			return nil, fmt.Errorf("%s: %w", name, err)
-		}
-		nat.Name, nat.Live = name, in.Live
-		provider, err := nat.chooseProvider(provider)
-		var n event.Normalizer
-		if err == nil {
-			n, err = newNormalizer(provider)
-		}
-		if err != nil {
-			nat.close()
-			in.Close()
-			return nil, err
-		}
-		return &nativeSource{in: n, native: nat, done: func() { nat.close(); in.Close() }}, nil
-	}
-	recs := &capRecords{env: envelope.NewReader(withContext(s.ctx, in.Reader()), name, envelope.ReaderOptions{}), name: name, warn: s.err}
-	limit := renderAhead
-	if in.Kind == source.KindFixture {
-		limit = len(in.Fixture.Events) // in memory already; its derived records come last
-	}
-	hasNormalized, err := recs.lookAhead(limit)
-	if err != nil {
-		in.Close()
-		return nil, err
-	}
-	if hasNormalized {
-		return &normalizedSource{recs: recs, done: func() { in.Close() }}, nil
-	}
-	provider, err = source.Choose(recs.evidence(), provider, providerNames())
-	var n event.Normalizer
-	if err == nil {
-		n, err = newNormalizer(provider)
-	}
-	if err != nil {
-		in.Close()
-		return nil, err
-	}
-	return &recordNativeSource{recs: recs, n: n, done: func() { in.Close() }}, nil
-}
-
-// capRecords reads the records of a capture (or of a fixture, as
-// package source hands them out), reporting bad lines as it goes; records
-// read ahead are handed out again in order.
-type capRecords struct {
-	env   *envelope.Reader
-	name  string
-	warn  io.Writer
-	ahead []*envelope.Record
-	bad   int
-}
-
-// next returns the next valid record, or io.EOF.
-func (r *capRecords) next() (*envelope.Record, error) {
-	if len(r.ahead) > 0 {
-		rec := r.ahead[0]
-		r.ahead = r.ahead[1:]
-		return rec, nil
-	}
-	for {
-		rec, err := r.env.Next()
-		var le *envelope.LineError
-		if errors.As(err, &le) {
-			fmt.Fprintln(r.warn, "evcap:", err)
-			if !errors.Is(err, envelope.ErrTornLine) {
-				r.bad++
-			}
-			continue
-		}
-		if err != nil && err != io.EOF {
-			return nil, fmt.Errorf("read %s: %w", r.name, err)
-		}
-		return rec, err
-	}
-}
-
-// lookAhead reads up to limit records ahead and reports whether one of
-// them is a normalized_out record; it stops at the first.
-func (r *capRecords) lookAhead(limit int) (bool, error) {
-	var read []*envelope.Record
-	defer func() { r.ahead = append(read, r.ahead...) }()
-	for len(read) < limit {
-		rec, err := r.next()
-		if err == io.EOF {
-			return false, nil
-		}
-		if err != nil {
-			return false, err
-		}
-		read = append(read, rec)
-		if rec.Stage == envelope.StageNormalizedOut {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
-// evidence is what the records read ahead say about the provider.
-func (r *capRecords) evidence() source.Evidence { return source.RecordEvidence(r.name, r.ahead) }
-
-// normalizedSource reads the events a capture recorded as normalized_out.
-type normalizedSource struct {
-	recs  *capRecords
-	clock recordClock
-	bad   int
-	done  func()
-}
-
-func (n *normalizedSource) next() (time.Time, event.Event, error) {
-	for {
-		rec, err := n.recs.next()
-		if err != nil {
-			return time.Time{}, event.Event{}, err
-		}
-		if rec.Stage != envelope.StageNormalizedOut {
-			continue
-		}
-		var e event.Event
-		if err := json.Unmarshal(rec.Payload, &e); err != nil {
-			fmt.Fprintf(n.recs.warn, "evcap: %s: sequence %d: normalized_out payload is not an event: %v\n",
-				n.recs.name, rec.Sequence, err)
-			n.bad++
-			continue
-		}
-		return n.clock.at(rec.Timestamp), e, nil
-	}
-}
-
-func (n *normalizedSource) invalid() int { return n.bad + n.recs.bad }
-func (n *normalizedSource) close()       { n.done() }
-
-// recordNativeSource normalizes a capture's native_in records as it goes,
-// each event stamped with the time of the line it came from.
-type recordNativeSource struct {
-	recs  *capRecords
-	n     event.Normalizer
-	clock recordClock
-	queue []event.Event
-	at    time.Time
-	ended bool
-	done  func()
-}
-
-func (r *recordNativeSource) next() (time.Time, event.Event, error) {
-	for len(r.queue) == 0 {
-		if r.ended {
-			return time.Time{}, event.Event{}, io.EOF
-		}
-		rec, err := r.recs.next()
-		if err == io.EOF {
-			r.ended = true
-			r.queue = r.n.End()
-			continue
-		}
-		if err != nil {
-			return time.Time{}, event.Event{}, err
-		}
-		switch {
-		case rec.Stage != envelope.StageNativeIn, rec.EventType == envelope.EventStderr:
-			continue
-		case rec.EventType == envelope.EventGap:
-			fmt.Fprintf(r.recs.warn, "evcap: %s: sequence %d: the capture dropped bytes here (gap): %s\n",
-				r.recs.name, rec.Sequence, compact(rec.Payload))
-			continue
-		}
-		r.at = r.clock.at(rec.Timestamp)
-		r.queue = r.n.Line(rec.Sequence, envelope.DecodeNativeLine(rec.EventType, rec.Payload))
-	}
-	e := r.queue[0]
-	r.queue = r.queue[1:]
-	return r.at, e, nil
-}
-
-func (r *recordNativeSource) invalid() int { return r.recs.bad }
-func (r *recordNativeSource) close()       { r.done() }
-
-// nativeSource normalizes raw output as it goes, queueing the events each
-// line gives. Raw output has no timestamps.
-type nativeSource struct {
-	in     event.Normalizer
-	native *nativeInput
-	queue  []event.Event
-	ended  bool
-	done   func()
-}
-
-func (n *nativeSource) next() (time.Time, event.Event, error) {
-	for len(n.queue) == 0 {
-		if n.ended {
-			return time.Time{}, event.Event{}, io.EOF
-		}
-		ref, line, err := n.native.Next()
-		if err == io.EOF {
-			n.ended = true
-			n.queue = n.in.End()
-			continue
-		}
-		if err != nil {
-			return time.Time{}, event.Event{}, err
-		}
-		n.queue = n.in.Line(ref, line)
-	}
-	e := n.queue[0]
-	n.queue = n.queue[1:]
-	return time.Time{}, e, nil
-}
-
-func (n *nativeSource) invalid() int { return n.native.BadRecords }
-func (n *nativeSource) close()       { n.done() }
-
-// recordClock turns record timestamps into times that never go backwards
-// (the chat rate limiter needs that); a timestamp that does not parse, or
-// that is earlier than the one before, counts as the one before.
-type recordClock struct{ last time.Time }
-
-func (c *recordClock) at(ts string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(ts))
-	if err == nil && t.After(c.last) {
-		c.last = t
-	}
-	return c.last
 }
