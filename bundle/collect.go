@@ -8,35 +8,15 @@ import (
 	"io"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
+	"github.com/evcap/evcap/capture"
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
 )
 
 // lastN is how many records "the last events before the end" shows.
 const lastN = 12
-
-// startPayload and endPayload are the parts of capture.start and
-// capture.end the manifest uses (package capture writes them).
-type startPayload struct {
-	EvcapVersion string   `json:"evcapVersion"`
-	Provider     string   `json:"provider"`
-	Argv         []string `json:"argv"`
-	CLIName      string   `json:"cliName"`
-	CLIVersion   string   `json:"cliVersion"`
-	OS           string   `json:"os"`
-	Arch         string   `json:"arch"`
-}
-
-type endPayload struct {
-	ExitCode   *int     `json:"exitCode"`
-	Signal     string   `json:"signal"`
-	CleanEnd   bool     `json:"cleanEnd"`
-	DurationMs int64    `json:"durationMs"`
-	Notes      []string `json:"notes"`
-}
 
 // collector reads the sanitized capture once and fills the manifest and
 // the summary's figures.
@@ -123,7 +103,7 @@ func (c *collector) record(rec *envelope.Record) error {
 	case envelope.StageMeta:
 		switch rec.EventType {
 		case envelope.EventCaptureStart:
-			var s startPayload
+			var s capture.Start
 			if err := json.Unmarshal(rec.Payload, &s); err != nil {
 				return fmt.Errorf("capture.start payload: %w", err)
 			}
@@ -135,7 +115,7 @@ func (c *collector) record(rec *envelope.Record) error {
 			c.m.OS, c.m.Arch = s.OS, s.Arch
 			c.m.Argv = maskFlags(s.Argv)
 		case envelope.EventCaptureEnd:
-			var e endPayload
+			var e capture.End
 			if err := json.Unmarshal(rec.Payload, &e); err != nil {
 				return fmt.Errorf("capture.end payload: %w", err)
 			}
@@ -263,12 +243,12 @@ type offsets struct {
 }
 
 func (o *offsets) format(ts string) string {
-	if strings.HasPrefix(ts, "+") {
-		return ts
-	}
-	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
+	t, offset, err := envelope.ParseTimestamp(ts)
+	switch {
+	case err != nil:
 		return ""
+	case offset:
+		return ts
 	}
 	if !o.hasBase {
 		o.base, o.hasBase = t, true
