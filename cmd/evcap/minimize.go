@@ -87,7 +87,7 @@ func runMinimize(cmd *cobra.Command, s streams, name string, f minimizeFlags) er
 		return bad(errors.New("--golden and --name: give one"))
 	}
 	ctx := cmd.Context()
-	in, err := source.Open(name, s.in)
+	in, err := source.OpenContext(ctx, name, s.in)
 	if err != nil {
 		return bad(err)
 	}

@@ -40,6 +40,14 @@ type streams struct {
 	ctx context.Context
 }
 
+// context is s.ctx, or a context that is never done when it is not set.
+func (s streams) context() context.Context {
+	if s.ctx == nil {
+		return context.Background()
+	}
+	return s.ctx
+}
+
 // newRootCmd builds the whole command tree. Every subcommand is listed here
 // explicitly, so the tree is visible in one place.
 func newRootCmd(ctx context.Context, s streams) *cobra.Command {

@@ -130,7 +130,7 @@ func (v *validation) writeJSON(w io.Writer) error {
 // (the input cannot be opened or read).
 func validateInput(s streams, sch *schema.Schema, name string) (*validation, error) {
 	v := &validation{File: name, stages: map[envelope.Stage]int{}}
-	in, err := source.Open(name, s.in)
+	in, err := source.OpenContext(s.context(), name, s.in)
 	if errors.Is(err, source.ErrInvalidFixture) {
 		v.Kind = "fixture"
 		v.report(0, 0, "%v", err)
@@ -174,7 +174,7 @@ func openInput(s streams, name string) (io.Reader, func(), error) {
 // openSource is openInput that also returns the opened source.Input (for
 // what it says about the input, such as Live).
 func openSource(s streams, name string) (io.Reader, *source.Input, func(), error) {
-	in, err := source.Open(name, s.in)
+	in, err := source.OpenContext(s.context(), name, s.in)
 	if err != nil {
 		return nil, nil, nil, err
 	}
