@@ -43,6 +43,7 @@ func entryTime(provider string, line []byte) time.Time {
 // fileEntries reads a JSONL session file line by line.
 type fileEntries struct {
 	f        *os.File
+	stop     func() // stops watching the context (see interruptible); nil when none
 	lr       *lines.Reader
 	name     string
 	provider string
@@ -85,7 +86,10 @@ func (e *fileEntries) Next() (Entry, error) {
 }
 
 func (e *fileEntries) Close() error {
-	if e.f == nil {
+	if e.stop != nil {
+		e.stop()
+	}
+	if e.f == nil || e.name == "-" {
 		return nil
 	}
 	return e.f.Close()

@@ -1,6 +1,8 @@
 package history
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/evcap/evcap/internal/lines"
 )
@@ -23,6 +26,8 @@ type Target struct {
 	Env      Env
 	// Client is used for a server URL; http.DefaultClient when nil.
 	Client *http.Client
+	// Stdin is read for Path "-" (a stored JSONL session piped in).
+	Stdin io.Reader
 }
 
 // Opened is a stored session ready to import.
@@ -57,13 +62,33 @@ func Open(ctx context.Context, t Target) (*Opened, error) {
 		}
 		path = p
 	}
-	head, first, err := peek(path)
+	f, err := openStored(path, t.Stdin)
 	if err != nil {
 		return nil, err
 	}
+	stop := interruptible(ctx, f)
+	abandon := func() {
+		stop()
+		if path != "-" {
+			f.Close()
+		}
+	}
+	br := bufio.NewReaderSize(f, 64<<10)
+	head, err := br.Peek(16)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		abandon()
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
 	if IsSQLite(head) {
+		// The database is opened by its path (read-only); this reading
+		// of its first bytes is closed first.
+		st, statErr := f.Stat()
+		abandon()
 		if t.Provider != "" && t.Provider != "opencode" {
 			return nil, fmt.Errorf("%s is a SQLite database (opencode's), not a %s session", path, t.Provider)
+		}
+		if statErr != nil || !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s is a SQLite database (opencode's): give its file, not a pipe", path)
 		}
 		e, err := OpenDB(ctx, path, t.Session)
 		if err != nil {
@@ -71,53 +96,74 @@ func Open(ctx context.Context, t Target) (*Opened, error) {
 		}
 		return &Opened{Entries: e, Provider: "opencode", Origin: path}, nil
 	}
+	// The first lines tell the provider; what reading them took from the
+	// input is read again from memory, so the input is read once, front
+	// to back (a FIFO or a pipe as well as a file).
+	var seen bytes.Buffer
+	first, err := firstLines(io.TeeReader(br, &seen), 8)
+	if err != nil {
+		abandon()
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
 	provider := t.Provider
 	if provider == "" {
 		p, ok := DetectProvider(first)
 		if !ok {
+			abandon()
 			return nil, fmt.Errorf("%s: not a stored session of a CLI evcap knows (give --provider)", path)
 		}
 		provider = p
 	}
 	if _, err := NewNormalizer(provider); err != nil {
+		abandon()
 		return nil, err
 	}
-	e, err := OpenFile(path, provider)
-	if err != nil {
-		return nil, err
-	}
+	e := &fileEntries{f: f, stop: stop, lr: lines.NewReader(io.MultiReader(&seen, br)), name: path, provider: provider}
 	return &Opened{Entries: e, Provider: provider, Origin: path}, nil
 }
 
-// peek reads the first bytes and the first lines of a file.
-func peek(path string) ([]byte, [][]byte, error) {
+// openStored opens the stored session at path, or stdin for "-".
+func openStored(path string, stdin io.Reader) (*os.File, error) {
+	if path == "-" {
+		if f, ok := stdin.(*os.File); ok && f != nil {
+			return f, nil
+		}
+		return nil, errors.New("open stored session: standard input (-) is not a file or a pipe")
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, nil, fmt.Errorf("open stored session: %w", err)
+		return nil, fmt.Errorf("open stored session: %w", err)
 	}
-	defer f.Close()
-	head := make([]byte, 16)
-	n, err := io.ReadFull(f, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+	return f, nil
+}
+
+// interruptible moves f's read deadline into the past once ctx is done, so
+// that a read blocked on a quiet FIFO or pipe returns; a regular file,
+// which takes no deadline, is read to its end anyway. It returns the
+// function that stops watching ctx.
+func interruptible(ctx context.Context, f *os.File) func() {
+	if ctx.Done() == nil {
+		return func() {}
 	}
-	head = head[:n]
-	if IsSQLite(head) {
-		return head, nil, nil
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	lr := lines.NewReader(f)
+	stop := context.AfterFunc(ctx, func() { _ = f.SetReadDeadline(time.Unix(1, 0)) })
+	return func() { stop() }
+}
+
+// firstLines reads up to n non-empty lines from r.
+func firstLines(r io.Reader, n int) ([][]byte, error) {
+	lr := lines.NewReader(r)
 	var first [][]byte
-	for len(first) < 8 {
+	for len(first) < n {
 		l, err := lr.Next()
 		if len(l) > 0 {
 			first = append(first, append([]byte(nil), l...))
 		}
-		if err != nil {
+		if errors.Is(err, io.EOF) || errors.Is(err, lines.ErrTorn) {
 			break
 		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	return head, first, nil
+	return first, nil
 }

@@ -28,8 +28,9 @@ capture: every stored entry a native_in record (source "history") in stored
 order with its stored timestamp, followed by the normalized events the
 provider's history normalizer derives from it, redacted like a recording.
 
-PATH is a stored session file (Claude Code, Codex, Gemini CLI JSONL) or an
-opencode database; URL is a running opencode server. Without PATH,
+PATH is a stored session file (Claude Code, Codex, Gemini CLI JSONL; a FIFO,
+or - for standard input, works too: it is read once) or an opencode database
+(a file); URL is a running opencode server. Without PATH,
 --provider and --session find the session where the CLI keeps it:
   claude    $CLAUDE_CONFIG_DIR (~/.claude)/projects/<slug>/<ID>.jsonl
   codex     $CODEX_HOME (~/.codex)/sessions/YYYY/MM/DD/rollout-*-<ID>.jsonl
@@ -57,7 +58,7 @@ func runImport(cmd *cobra.Command, s streams, o importOptions, args []string) er
 	if o.out == "" {
 		return &exitError{code: 2, err: fmt.Errorf("import: -o OUT is required")}
 	}
-	t := history.Target{Provider: o.provider, Session: o.session, Env: history.Env{Getenv: os.Getenv}}
+	t := history.Target{Provider: o.provider, Session: o.session, Env: history.Env{Getenv: os.Getenv}, Stdin: s.in}
 	t.Env.Home, _ = os.UserHomeDir()
 	if len(args) == 1 {
 		t.Path = args[0]
