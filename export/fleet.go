@@ -70,9 +70,11 @@ func Fleet(ctx context.Context, paths []string, send func(context.Context, *Span
 	}
 	err := Walk(ctx, paths, workers, func(ctx context.Context, path string) {
 		defer report()
-		in, err := source.Open(path, opts.Stdin)
+		in, err := source.OpenContext(ctx, path, opts.Stdin)
 		if err != nil {
-			fail(err)
+			if ctx.Err() == nil {
+				fail(err)
+			}
 			return
 		}
 		defer in.Close()
@@ -85,7 +87,9 @@ func Fleet(ctx context.Context, paths []string, send func(context.Context, *Span
 		o.File = path
 		sum, err := Capture(ctx, in.Reader(), path, o, func(s *Span) { got = append(got, s) })
 		if err != nil {
-			if !errors.Is(err, context.Canceled) {
+			// A read that the end of ctx cut short is no failure of the
+			// capture: the fleet stops.
+			if !errors.Is(err, context.Canceled) && ctx.Err() == nil {
 				fail(err)
 			}
 			return
