@@ -103,13 +103,20 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 			return nil, errors.New("standard input (-): no standard input to read")
 		}
 		in := &Input{Name: name, Live: true}
+		var c io.Closer
 		if f, ok := stdin.(*os.File); ok {
-			in.release = interruptible(ctx, f)
 			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 				in.Live = false
 			}
+			f, closeF := pollableStdin(f)
+			stdin, c = f, closerFunc(closeF)
+			in.release = interruptible(ctx, f)
 		}
-		return sniff(ctx, in, withContext(ctx, stdin), nil)
+		in, err := sniff(ctx, in, withContext(ctx, stdin), c)
+		if err != nil && c != nil {
+			c.Close()
+		}
+		return in, err
 	}
 	st, err := os.Stat(name)
 	if err != nil {
@@ -137,6 +144,11 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 	}
 	return in, nil
 }
+
+// closerFunc makes a close function an io.Closer.
+type closerFunc func() error
+
+func (f closerFunc) Close() error { return f() }
 
 // interruptible moves f's read deadline into the past once ctx is done, so
 // that a read blocked on a FIFO or pipe returns; files that take no
