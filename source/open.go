@@ -145,6 +145,27 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 	return in, nil
 }
 
+// Interruptible is f as a reader whose reads fail with ctx's cause once
+// ctx is done, a read blocked on a quiet FIFO, pipe or terminal included
+// (its deadline is moved into the past; standard input of that kind is
+// opened again to take one, see pollableStdin). release stops watching
+// ctx and closes what was opened again; f itself is left open. For a
+// command that reads a file it opened itself (or standard input) without
+// Open's sniffing: spooling a FIFO, or reading a regular file twice.
+func Interruptible(ctx context.Context, f *os.File) (r io.Reader, release func()) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	pf, closeF := pollableStdin(f)
+	stop := interruptible(ctx, pf)
+	return withContext(ctx, pf), func() {
+		if stop != nil {
+			stop()
+		}
+		closeF()
+	}
+}
+
 // closerFunc makes a close function an io.Closer.
 type closerFunc func() error
 

@@ -84,8 +84,13 @@ func runBundle(cmd *cobra.Command, s streams, name string, o bundleOptions) erro
 		return &exitError{code: 2, err: fmt.Errorf("bundle: %w", err)}
 	}
 	defer f.Close()
-	interruptibleFile(cmd.Context(), f)
-	in, spooled, err := source.Spool(cmd.Context(), f, name, func() (*os.File, error) { return createTemp("", "evcap-bundle-in-*.jsonl") })
+	var src io.Reader = f // a regular file is read in place
+	if fi, serr := f.Stat(); serr == nil && !fi.Mode().IsRegular() {
+		r, release := source.Interruptible(cmd.Context(), f)
+		defer release()
+		src = r
+	}
+	in, spooled, err := source.Spool(cmd.Context(), src, name, func() (*os.File, error) { return createTemp("", "evcap-bundle-in-*.jsonl") })
 	if err != nil {
 		return &exitError{code: 2, err: fmt.Errorf("bundle: %w", err)}
 	}

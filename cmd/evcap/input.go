@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"os"
+
+	"github.com/evcap/evcap/source"
 )
 
 // The input openers of the commands that cannot read through source.Open
@@ -19,6 +21,10 @@ import (
 // FIFO's blocked read ends when ctx is done.
 func openOnceOrSeekable(ctx context.Context, s streams, name string) (io.Reader, func(), error) {
 	if name == "-" {
+		if f, ok := s.in.(*os.File); ok && f != nil {
+			r, release := source.Interruptible(ctx, f)
+			return struct{ io.Reader }{r}, release, nil
+		}
 		return s.in, func() {}, nil
 	}
 	if fi, err := os.Stat(name); err == nil && fi.Mode()&os.ModeNamedPipe != 0 {
@@ -26,8 +32,8 @@ func openOnceOrSeekable(ctx context.Context, s streams, name string) (io.Reader,
 		if err != nil {
 			return nil, nil, err
 		}
-		interruptibleFile(ctx, f)
-		return struct{ io.Reader }{f}, func() { f.Close() }, nil
+		r, release := source.Interruptible(ctx, f)
+		return struct{ io.Reader }{r}, func() { release(); f.Close() }, nil
 	}
 	f, err := openCaptureFile(name)
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
-	"time"
 )
 
 // interrupted is the cause of a context cancelled by a signal.
@@ -65,17 +64,6 @@ func (c ctxReader) Read(p []byte) (int, error) {
 		c.w.saw(p[:n])
 	}
 	return n, err
-}
-
-// interruptibleFile makes a read of f that is blocked (a FIFO whose
-// writer has gone quiet) return once ctx is done, by moving f's read
-// deadline into the past; a file that cannot take deadlines (a regular
-// file, most terminals) is left as it is, and its reads end by themselves.
-func interruptibleFile(ctx context.Context, f *os.File) {
-	if ctx == nil {
-		return
-	}
-	context.AfterFunc(ctx, func() { _ = f.SetReadDeadline(time.Unix(1, 0)) })
 }
 
 // ctxReadSeeker is a ctxReader that can still seek, for a library that

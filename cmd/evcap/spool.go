@@ -16,6 +16,11 @@ import (
 // any other argument comes back as it is, with a no-op.
 func spoolOnce(ctx context.Context, stdin io.Reader, arg string) (string, func(), error) {
 	var r io.Reader = struct{ io.Reader }{stdin} // always copied, even when a file
+	if f, ok := stdin.(*os.File); ok && f != nil && arg == "-" {
+		sr, release := source.Interruptible(ctx, f)
+		defer release()
+		r = struct{ io.Reader }{sr}
+	}
 	if arg != "-" {
 		fi, err := os.Stat(arg)
 		if err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
@@ -26,8 +31,9 @@ func spoolOnce(ctx context.Context, stdin io.Reader, arg string) (string, func()
 			return "", nil, err
 		}
 		defer f.Close()
-		interruptibleFile(ctx, f)
-		r = f
+		fr, release := source.Interruptible(ctx, f)
+		defer release()
+		r = struct{ io.Reader }{fr}
 	}
 	tmp, spooled, err := source.Spool(ctx, r, arg, func() (*os.File, error) { return createTemp("", "evcap-spool-*.jsonl") })
 	if err != nil {
