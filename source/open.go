@@ -108,7 +108,7 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 				in.Live = false
 			}
-			f, closeF := pollableStdin(f)
+			f, closeF := pollable(f)
 			stdin, c = f, closerFunc(closeF)
 			in.release = interruptible(ctx, f)
 		}
@@ -148,7 +148,7 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 // Interruptible is f as a reader whose reads fail with ctx's cause once
 // ctx is done, a read blocked on a quiet FIFO, pipe or terminal included
 // (its deadline is moved into the past; standard input of that kind is
-// opened again to take one, see pollableStdin). release stops watching
+// opened again to take one, see pollable). release stops watching
 // ctx and closes what was opened again; f itself is left open. For a
 // command that reads a file it opened itself (or standard input) without
 // Open's sniffing: spooling a FIFO, or reading a regular file twice.
@@ -156,7 +156,7 @@ func Interruptible(ctx context.Context, f *os.File) (r io.Reader, release func()
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	pf, closeF := pollableStdin(f)
+	pf, closeF := pollable(f)
 	stop := interruptible(ctx, pf)
 	return withContext(ctx, pf), func() {
 		if stop != nil {

@@ -10,8 +10,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// pollableStdin returns a file that reads what f (standard input) reads
-// and whose reads a context can cut short, with what closes it. Go reads
+// pollable returns a file that reads what f (standard input, or a file a
+// caller opened) reads and whose reads a context can cut short, with what
+// closes it. Go reads
 // a blocking descriptor (a shell's pipe, a terminal) with a plain read(2)
 // that no deadline reaches, so a command waiting on a quiet pipe could
 // only be left behind at SIGINT. For a pipe, a FIFO or a terminal the
@@ -21,7 +22,7 @@ import (
 // stays as it was. Anything else (a regular file, whose offset is shared
 // and whose reads do not block; a socket, which cannot be opened again)
 // is f itself.
-func pollableStdin(f *os.File) (*os.File, func() error) {
+func pollable(f *os.File) (*os.File, func() error) {
 	none := func() error { return nil }
 	if f.SetReadDeadline(time.Time{}) == nil {
 		return f, none // the poller has it already
