@@ -10,9 +10,9 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"time"
 
 	"github.com/evcap/evcap/internal/lines"
+	"github.com/evcap/evcap/source"
 )
 
 // Target says which stored session to read: a path (a JSONL session file,
@@ -66,14 +66,14 @@ func Open(ctx context.Context, t Target) (*Opened, error) {
 	if err != nil {
 		return nil, err
 	}
-	stop := interruptible(ctx, f)
+	r, stop := source.Interruptible(ctx, f)
 	abandon := func() {
 		stop()
 		if path != "-" {
 			f.Close()
 		}
 	}
-	br := bufio.NewReaderSize(f, 64<<10)
+	br := bufio.NewReaderSize(r, 64<<10)
 	head, err := br.Peek(16)
 	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
 		abandon()
@@ -135,18 +135,6 @@ func openStored(path string, stdin io.Reader) (*os.File, error) {
 		return nil, fmt.Errorf("open stored session: %w", err)
 	}
 	return f, nil
-}
-
-// interruptible moves f's read deadline into the past once ctx is done, so
-// that a read blocked on a quiet FIFO or pipe returns; a regular file,
-// which takes no deadline, is read to its end anyway. It returns the
-// function that stops watching ctx.
-func interruptible(ctx context.Context, f *os.File) func() {
-	if ctx.Done() == nil {
-		return func() {}
-	}
-	stop := context.AfterFunc(ctx, func() { _ = f.SetReadDeadline(time.Unix(1, 0)) })
-	return func() { stop() }
 }
 
 // firstLines reads up to n non-empty lines from r.
