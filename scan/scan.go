@@ -35,6 +35,11 @@ type Options struct {
 	// NoAnyHome turns off the check for home directories of any user
 	// (/home/NAME/, /Users/NAME/); the home given in Home is still checked.
 	NoAnyHome bool
+	// Stdin is what the path "-" reads: a capture or a fixture.json
+	// piped in (evcap sanitize run.jsonl | evcap scan -). A caller that
+	// wants SIGINT to reach a read blocked on it passes a reader that
+	// stops with the context (source.Interruptible).
+	Stdin io.Reader
 	// LongLine, when set, is told the length read so far of a line
 	// longer than 1 MiB while the scan reads it (about once per MiB, and
 	// its whole length when it ends). evcap lets its soft memory limit
@@ -71,6 +76,9 @@ func (f Finding) String() string {
 	}
 	return s
 }
+
+// Stdin is the path that means standard input (Options.Stdin).
+const Stdin = "-"
 
 // Kind is what a file is, which decides how its lines are read.
 type Kind int

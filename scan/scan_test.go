@@ -16,6 +16,7 @@ import (
 
 	"github.com/evcap/evcap/redact"
 	"github.com/evcap/evcap/scan"
+	"github.com/google/go-cmp/cmp"
 )
 
 // fakeKey builds a fake GitHub token at run time, so no token-shaped
@@ -173,7 +174,7 @@ func TestRefusesWhatItCannotCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{notes, empty, fifo} {
+	for _, p := range []string{notes, empty} {
 		done := make(chan error, 1)
 		go func() { _, err := sc.Paths([]string{p}); done <- err }()
 		select {
@@ -258,5 +259,81 @@ func TestGroupFindings(t *testing.T) {
 	scan.WriteText(&out, g)
 	if !strings.Contains(out.String(), "b: x (2)\n  1:0 /q\n  3:0 /p\n") {
 		t.Fatalf("text:\n%s", out.String())
+	}
+}
+
+// TestScansAPipeAsAFile: a capture or a fixture.json coming down a FIFO or
+// standard input ("-") is read once and gives the findings the file
+// gives, under the name it came by; a bundle down a pipe is refused (its
+// zip directory is at its end), and "-" without Options.Stdin too.
+func TestScansAPipeAsAFile(t *testing.T) {
+	key := fakeKey()
+	dir := t.TempDir()
+	capture := rec(1, "meta", "capture.start", `{}`) + "\n" +
+		rec(2, "native_in", "assistant", `{"type":"assistant","message":{"content":[{"type":"text","text":"use `+key+`"}]}}`) + "\n"
+	fixture := "{\n  \"name\": \"fx\",\n  \"events\": [\n    {\"sequence\":1,\"stage\":\"native_in\",\"eventType\":\"assistant\",\"payload\":{\"text\":\"use " + key + "\"}}\n  ]\n}\n"
+	fxDir := filepath.Join(dir, "fx")
+	os.MkdirAll(fxDir, 0o755)
+	for name, body := range map[string]string{"run.jsonl": capture, "fx/fixture.json": fixture} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	text := func(fs []scan.Finding, name string) string {
+		var b strings.Builder
+		for _, f := range fs {
+			fmt.Fprintf(&b, "%s %d %d %s %s %s\n", strings.Replace(f.File, name, "NAME", 1), f.Line, f.Sequence, f.Rule, f.Pointer, f.Decoded)
+		}
+		return b.String()
+	}
+	for _, c := range []struct{ file, body string }{{"run.jsonl", capture}, {"fx/fixture.json", fixture}} {
+		sc, err := scan.New(scan.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := sc.Paths([]string{filepath.Join(dir, c.file)})
+		if err != nil || len(want.Findings) == 0 {
+			t.Fatalf("%s: %v, %d findings; want the key found", c.file, err, len(want.Findings))
+		}
+		fifo := filepath.Join(t.TempDir(), "pipe")
+		if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+			t.Skipf("mkfifo: %v", err)
+		}
+		go func() {
+			f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+			if err == nil {
+				f.WriteString(c.body)
+				f.Close()
+			}
+		}()
+		got, err := sc.Paths([]string{fifo})
+		if err != nil {
+			t.Fatalf("%s from a FIFO: %v", c.file, err)
+		}
+		if d := cmp.Diff(text(want.Findings, filepath.Join(dir, c.file)), text(got.Findings, fifo)); d != "" {
+			t.Errorf("%s from a FIFO (-file +FIFO):\n%s", c.file, d)
+		}
+		in, err := scan.New(scan.Options{Stdin: strings.NewReader(c.body)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err = in.Paths([]string{scan.Stdin})
+		if err != nil {
+			t.Fatalf("%s from standard input: %v", c.file, err)
+		}
+		if d := cmp.Diff(text(want.Findings, filepath.Join(dir, c.file)), text(got.Findings, "-")); d != "" {
+			t.Errorf("%s from standard input (-file +stdin):\n%s", c.file, d)
+		}
+	}
+	zipped, err := scan.New(scan.Options{Stdin: strings.NewReader("PK\x03\x04 and the rest of a zip")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := zipped.Paths([]string{scan.Stdin}); !errors.Is(err, scan.ErrNotScannable) {
+		t.Errorf("a bundle on standard input: %v, want ErrNotScannable", err)
+	}
+	none, _ := scan.New(scan.Options{})
+	if _, err := none.Paths([]string{scan.Stdin}); !errors.Is(err, scan.ErrNotScannable) {
+		t.Errorf("- without Options.Stdin: %v, want ErrNotScannable", err)
 	}
 }

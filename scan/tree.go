@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // FixtureFile is the name of the file that makes a directory a fixture.
@@ -51,7 +52,8 @@ func (s *Scanner) TallyContext(ctx context.Context, paths []string, t *Tally) (i
 
 // Paths scans files and directory trees. A file given by name must be a
 // capture, a fixture.json or a bundle (a .zip); anything else is refused
-// with ErrNotScannable, as are FIFOs, devices and unreadable files. In a
+// with ErrNotScannable, as are devices and unreadable files. A FIFO, and
+// "-" (Options.Stdin), are read once as a capture or a fixture.json. In a
 // directory, every *.jsonl file is read as a capture and every fixture
 // directory (one holding fixture.json) is read whole: fixture.json and
 // every other file under it, goldens included. Other files of a directory
@@ -64,6 +66,15 @@ func (s *Scanner) Paths(paths []string) (Result, error) {
 
 func (s *Scanner) paths(paths []string, res *Result) error {
 	for _, p := range paths {
+		if p == Stdin {
+			if s.opts.Stdin == nil {
+				return fmt.Errorf("scan -: %w: no standard input to read", ErrNotScannable)
+			}
+			if err := s.stream(s.opts.Stdin, p, res); err != nil {
+				return err
+			}
+			continue
+		}
 		fi, err := os.Stat(p)
 		if err != nil {
 			return fmt.Errorf("scan: %w", err)
@@ -71,6 +82,10 @@ func (s *Scanner) paths(paths []string, res *Result) error {
 		switch {
 		case fi.IsDir():
 			if err := s.dir(p, res); err != nil {
+				return err
+			}
+		case fi.Mode()&fs.ModeNamedPipe != 0:
+			if err := s.fifo(p, res); err != nil {
 				return err
 			}
 		case !fi.Mode().IsRegular():
@@ -94,6 +109,38 @@ func modeName(m fs.FileMode) string {
 		return "device"
 	}
 	return m.Type().String()
+}
+
+// fifo scans a capture or a fixture.json coming down a FIFO, read once; a
+// read blocked on its quiet writer returns once the scan's context is
+// done.
+func (s *Scanner) fifo(p string, res *Result) error {
+	f, err := os.Open(p)
+	if err != nil {
+		return fmt.Errorf("scan: %w", err)
+	}
+	defer f.Close()
+	if s.ctx != nil {
+		defer context.AfterFunc(s.ctx, func() { _ = f.SetReadDeadline(time.Unix(1, 0)) })()
+	}
+	return s.stream(f, p, res)
+}
+
+// stream scans what comes down a pipe (standard input, a FIFO): a
+// capture, or a fixture.json, told by its first line as evcap's readers
+// tell them ("{" alone). A bundle must be a file: its zip directory is at
+// its end.
+func (s *Scanner) stream(r io.Reader, name string, res *Result) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(4)
+	if bytes.HasPrefix(head, []byte("PK\x03\x04")) {
+		return fmt.Errorf("scan %s: %w: a bundle (zip) is read from a file, not a pipe", name, ErrNotScannable)
+	}
+	kind := KindCapture
+	if bytes.HasPrefix(head, []byte("{\n")) || bytes.HasPrefix(head, []byte("{\r\n")) {
+		kind = KindFixture
+	}
+	return s.readInto(br, name, kind, res)
 }
 
 // named scans a file the user named: its kind from its name and content.

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/evcap/evcap/scan"
+	"github.com/evcap/evcap/source"
 	"github.com/spf13/cobra"
 )
 
@@ -16,7 +18,7 @@ func newScanCmd(s streams) *cobra.Command {
 		shown  int
 	)
 	cmd := &cobra.Command{
-		Use:   "scan PATH...",
+		Use:   "scan PATH...  (- reads standard input)",
 		Short: "Fail when captures, fixtures or bundles still hold secrets, machine paths or volatile ids",
 		Long: `scan is the gate for CI and pre-commit hooks, and what bundle and promote run
 before they write anything. It is not the redactor: it has its own rules and
@@ -27,7 +29,8 @@ together per block however far apart, a private key's body lines after its
 BEGIN line.
 
 It reads captures (*.jsonl), fixture.json files and bundles (.zip, every
-entry). In a directory it reads every *.jsonl and every fixture directory
+entry); a capture or a fixture.json also from a FIFO or from standard input
+(-), read once. In a directory it reads every *.jsonl and every fixture directory
 whole (fixture.json and every file under it, goldens included); other files
 are not read. Findings are grouped by file and rule, one line per finding:
 LINE:SEQUENCE and the JSON pointer of the string it is in (SEQUENCE is 0 for
@@ -41,6 +44,7 @@ input is not a capture, fixture or bundle (or cannot be read), since scan
 cannot call clean what it could not check.`,
 		Example: `  evcap scan testdata/fixtures
   evcap scan run.jsonl run.bundle.zip
+  evcap sanitize run.jsonl | evcap scan -
   evcap scan --json fixtures/ | jq '.groups[] | {file, rule, count}'
   evcap scan --home /home/ci --tmp /tmp fixtures/
   evcap scan --shown 0 run.jsonl   # every finding, not the first 100 per rule`,
@@ -50,7 +54,13 @@ cannot call clean what it could not check.`,
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
-			sc, err := scan.New(scan.Options{Home: home, Project: project, Temp: tmp, Config: cfg, LongLine: budgetOf(s.ctx).sawLine})
+			opts := scan.Options{Home: home, Project: project, Temp: tmp, Config: cfg, LongLine: budgetOf(s.ctx).sawLine, Stdin: s.in}
+			if f, ok := s.in.(*os.File); ok && f != nil {
+				r, release := source.Interruptible(cmd.Context(), f)
+				defer release()
+				opts.Stdin = r
+			}
+			sc, err := scan.New(opts)
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
