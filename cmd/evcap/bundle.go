@@ -71,19 +71,32 @@ directory adds rules and allowlist entries. --print-summary prints summary.md
 }
 
 func runBundle(cmd *cobra.Command, s streams, name string, o bundleOptions) error {
-	// A FIFO is read once, into a temporary copy that sanitize can read
-	// twice (source.Spool); a regular file is read in place.
+	if name == "-" && o.out == "" && !o.printSummary {
+		return &exitError{code: 2, err: errors.New("bundle -: give -o OUT (standard input has no name to call the archive by)")}
+	}
+	// A FIFO or standard input is read once, into a temporary copy that
+	// sanitize can read twice (source.Spool); a regular file is read in
+	// place.
 	var f *os.File
 	var err error
-	if fi, serr := os.Stat(name); serr == nil && fi.Mode()&os.ModeNamedPipe != 0 {
+	switch fi, serr := os.Stat(name); {
+	case name == "-":
+		sf, ok := s.in.(*os.File)
+		if !ok || sf == nil {
+			return &exitError{code: 2, err: errors.New("bundle: standard input (-): no standard input to read")}
+		}
+		f = sf
+	case serr == nil && fi.Mode()&os.ModeNamedPipe != 0:
 		f, err = os.Open(name)
-	} else {
+	default:
 		f, err = openCaptureFile(name)
 	}
 	if err != nil {
 		return &exitError{code: 2, err: fmt.Errorf("bundle: %w", err)}
 	}
-	defer f.Close()
+	if name != "-" {
+		defer f.Close()
+	}
 	var src io.Reader = f // a regular file is read in place
 	if fi, serr := f.Stat(); serr == nil && !fi.Mode().IsRegular() {
 		r, release := source.Interruptible(cmd.Context(), f)
