@@ -249,7 +249,17 @@ func TestInterrupt(t *testing.T) {
 	})
 	// Every command that reads a capture from a FIFO, blocked in that
 	// read when the signal comes.
-	for _, command := range []string{"sanitize", "replay", "normalize", "render", "validate", "cat", "view", "census"} {
+	for _, c := range []struct {
+		command string
+		args    []string // after the FIFO; OUT is out in a directory of its own
+		out     string   // the output that must not exist after the signal
+	}{
+		{"sanitize", nil, ""}, {"replay", nil, ""}, {"normalize", nil, ""}, {"render", nil, ""},
+		{"validate", nil, ""}, {"cat", nil, ""}, {"view", nil, ""}, {"census", nil, ""}, {"scan", nil, ""},
+		{"play", nil, ""}, {"export", []string{"--dry-run"}, ""},
+		{"bundle", []string{"-o", "OUT"}, "out.zip"}, {"promote", []string{"--name", "fx", "--dir", "OUT"}, "fixtures"},
+	} {
+		command := c.command
 		t.Run("SIGINT/"+command+"-FIFO", func(t *testing.T) {
 			// The writer sends part of the capture and then goes quiet,
 			// the FIFO still open: the command is blocked in a read when
@@ -279,9 +289,20 @@ func TestInterrupt(t *testing.T) {
 			// handler is installed): a byte alone could be the
 			// runtime's, and the signal would kill a process that had
 			// not set its handler yet.
-			code, _ := interruptRun(t, env.bin, []string{command, fifo}, syscall.SIGINT, int64(min(len(data)/2, 16<<10)))
+			outDir := t.TempDir()
+			args := []string{command, fifo}
+			for _, a := range c.args {
+				if a == "OUT" {
+					a = filepath.Join(outDir, c.out)
+				}
+				args = append(args, a)
+			}
+			code, _ := interruptRun(t, env.bin, args, syscall.SIGINT, int64(min(len(data)/2, 16<<10)))
 			if code != 130 {
 				t.Errorf("exit status %d after SIGINT, want 130", code)
+			}
+			if c.out != "" {
+				checkNoOutput(t, outDir, c.out)
 			}
 		})
 	}
