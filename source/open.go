@@ -112,11 +112,16 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 			stdin, c = f, closerFunc(closeF)
 			in.release = interruptible(ctx, f)
 		}
-		in, err := sniff(ctx, in, withContext(ctx, stdin), c)
-		if err != nil && c != nil {
-			c.Close()
+		sniffed, err := sniff(ctx, in, withContext(ctx, stdin), c)
+		if err != nil {
+			if in.release != nil {
+				in.release()
+			}
+			if c != nil {
+				c.Close()
+			}
 		}
-		return in, err
+		return sniffed, err
 	}
 	st, err := os.Stat(name)
 	if err != nil {
