@@ -16,7 +16,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -31,6 +30,7 @@ import (
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/fakemodel"
 	"github.com/evcap/evcap/history"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/tidwall/gjson"
 )
 
@@ -179,7 +179,7 @@ func tail(b []byte) []byte {
 // sessionID reads the session id the live capture's init event names.
 func sessionID(t *testing.T, path string) string {
 	t.Helper()
-	for _, rec := range records(t, path) {
+	for _, rec := range corpustest.Records(t, path) {
 		if rec.Stage == envelope.StageNormalizedOut {
 			if id := gjson.GetBytes(rec.Payload, "sessionId").String(); id != "" {
 				return id
@@ -187,27 +187,6 @@ func sessionID(t *testing.T, path string) string {
 		}
 	}
 	return ""
-}
-
-func records(t *testing.T, path string) []*envelope.Record {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rd := envelope.NewReader(f, path, envelope.ReaderOptions{})
-	var out []*envelope.Record
-	for {
-		rec, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatalf("read %s: %v", path, err)
-		}
-		out = append(out, rec)
-	}
 }
 
 // storedEntries counts the entries of the session the CLI stored: lines
@@ -277,7 +256,7 @@ func (r *run) importAndCheck(t *testing.T, id string) []*envelope.Record {
 	if out, code := r.evcapCmd(t, "validate", r.restored); code != 0 {
 		t.Errorf("evcap validate of the import exited %d:\n%s", code, tail(out))
 	}
-	recs := records(t, r.restored)
+	recs := corpustest.Records(t, r.restored)
 	native, unknown := 0, 0
 	for _, rec := range recs {
 		switch {

@@ -38,6 +38,7 @@ import (
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/fakemodel"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/redact"
 	"github.com/tidwall/gjson"
 )
@@ -210,7 +211,7 @@ func (su *setup) read(t *testing.T, v variant, capPath string, exit int, stderr 
 		t.Fatal(err)
 	}
 	r := &recorded{v: v, exit: exit, stderr: stderr, capture: capPath, raw: raw,
-		records: readRecords(t, capPath), project: su.project, home: su.home, stats: su.srv.Stats(), redactor: red}
+		records: corpustest.Records(t, capPath), project: su.project, home: su.home, stats: su.srv.Stats(), redactor: red}
 	t.Logf("%s %s: evcap exited %d after %s; capture %d bytes, %d records; server %+v",
 		v.cli, cliVersion(v.cli), exit, took.Round(time.Millisecond), len(raw), len(r.records), r.stats)
 	if keep := os.Getenv("EVCAP_REALCLI_KEEP"); keep != "" {
@@ -275,27 +276,6 @@ func tail(b []byte, n int) []byte {
 		return b
 	}
 	return b[len(b)-n:]
-}
-
-func readRecords(t *testing.T, path string) []*envelope.Record {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rd := envelope.NewReader(f, path, envelope.ReaderOptions{})
-	var out []*envelope.Record
-	for {
-		rec, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatalf("read capture: %v", err)
-		}
-		out = append(out, rec)
-	}
 }
 
 // evcapRun runs an evcap subcommand and returns its stdout and exit code.

@@ -29,6 +29,7 @@ import (
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/fakemodel"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/redact"
 	"github.com/google/go-cmp/cmp"
 	"github.com/tidwall/gjson"
@@ -248,7 +249,7 @@ func TestSDKRealCLI(t *testing.T) {
 			}
 			liveTook := time.Since(start)
 			served := su.srv.Stats()
-			recs := readRecords(t, capPath)
+			recs := corpustest.Records(t, capPath)
 			if _, stderr, code := evcapRun(t, "validate", capPath); code != 0 {
 				t.Fatalf("evcap validate: exit %d\n%s", code, stderr)
 			}
@@ -324,7 +325,7 @@ func TestSDKRealCLI(t *testing.T) {
 		if d := cmp.Diff(a, b); d != "" {
 			t.Errorf("the real CLI's output through the shim differs beyond ids and times (-without +with):\n%s", d)
 		}
-		recs := readRecords(t, capPath)
+		recs := corpustest.Records(t, capPath)
 		if n := stageCount(recs, envelope.StageNativeIn, ""); n != len(a) {
 			t.Errorf("the capture has %d native_in records, the program printed %d lines", n, len(a))
 		}

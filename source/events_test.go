@@ -13,8 +13,7 @@ import (
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
-	"github.com/evcap/evcap/provider"
-	"github.com/evcap/evcap/providers"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/source"
 	"github.com/google/go-cmp/cmp"
 )
@@ -50,43 +49,6 @@ func eventsOf(t *testing.T, path string, o source.EventsOptions) (*source.EventS
 	}
 }
 
-func records(t *testing.T, path string) []*envelope.Record {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rd := envelope.NewReader(f, path, envelope.ReaderOptions{})
-	var out []*envelope.Record
-	for {
-		rec, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, rec)
-	}
-}
-
-// normalizeLines is what the provider's normalizer makes of lines, the
-// i-th line numbered refs[i].
-func normalizeLines(t *testing.T, name string, refs []int64, lines [][]byte) []event.Event {
-	t.Helper()
-	d, ok := providers.Lookup(name)
-	if !ok {
-		t.Fatalf("no provider %q", name)
-	}
-	n := d.Normalizer(provider.Options{})
-	var out []event.Event
-	for i, l := range lines {
-		out = append(out, n.Line(refs[i], l)...)
-	}
-	return append(out, n.End()...)
-}
-
 // TestEventsPrefersRecordedEvents: a capture that recorded its events
 // gives those, in order, stamped with their records' times.
 func TestEventsPrefersRecordedEvents(t *testing.T) {
@@ -96,7 +58,7 @@ func TestEventsPrefersRecordedEvents(t *testing.T) {
 	}
 	var want []event.Event
 	var wantAt []time.Time
-	for _, rec := range records(t, subagentCapture) {
+	for _, rec := range corpustest.Records(t, subagentCapture) {
 		if rec.Stage != envelope.StageNormalizedOut {
 			continue
 		}
@@ -150,7 +112,7 @@ func TestEventsNormalizesNativeRecords(t *testing.T) {
 	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, rec := range records(t, subagentCapture) {
+	for _, rec := range corpustest.Records(t, subagentCapture) {
 		if rec.Stage == envelope.StageNativeIn && rec.EventType != envelope.EventStderr {
 			refs = append(refs, rec.Sequence)
 			lines = append(lines, envelope.DecodeNativeLine(rec.EventType, rec.Payload))
@@ -166,7 +128,7 @@ func TestEventsNormalizesNativeRecords(t *testing.T) {
 	if s.From != envelope.StageNativeIn || s.Provider != "claude" {
 		t.Fatalf("events from %s (provider %q), want claude's native_in", s.From, s.Provider)
 	}
-	if d := cmp.Diff(normalizeLines(t, "claude", refs, lines), got); d != "" {
+	if d := cmp.Diff(normalizeAs(t, "claude", refs, lines), got); d != "" {
 		t.Errorf("events (-normalizer +Events):\n%s", d)
 	}
 	for i, e := range got {
@@ -198,22 +160,12 @@ func indexOf(refs []int64, ref int64) int {
 func TestEventsReadsRawOutput(t *testing.T) {
 	for _, name := range []string{"claude", "codex", "gemini", "opencode"} {
 		path := "../testdata/corpus/" + name + "/tools.stdout.jsonl"
-		raw, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var refs []int64
-		var lines [][]byte
-		for i, l := range bytes.Split(bytes.TrimRight(raw, "\n"), []byte("\n")) {
-			refs = append(refs, int64(i+1))
-			lines = append(lines, l)
-		}
 		s, got, at := eventsOf(t, path, source.EventsOptions{})
 		if s.From != envelope.StageNativeIn || s.Provider != name {
 			t.Errorf("%s: events from %s (provider %q)", path, s.From, s.Provider)
 			continue
 		}
-		if d := cmp.Diff(normalizeLines(t, name, refs, lines), got); d != "" {
+		if d := cmp.Diff(corpustest.Normalize(t, path), got); d != "" {
 			t.Errorf("%s: events (-normalizer +Events):\n%s", path, d)
 		}
 		for _, when := range at {
@@ -231,4 +183,16 @@ func TestEventsReadsRawOutput(t *testing.T) {
 	if _, err := in.Events(source.EventsOptions{Provider: "claude"}); err == nil {
 		t.Error("Codex output read as Claude's without a word")
 	}
+}
+
+// normalizeAs is what provider's normalizer makes of lines, the i-th
+// numbered refs[i].
+func normalizeAs(t *testing.T, provider string, refs []int64, lines [][]byte) []event.Event {
+	t.Helper()
+	n := corpustest.NewNormalizer(t, provider)
+	var out []event.Event
+	for i, l := range lines {
+		out = append(out, n.Line(refs[i], l)...)
+	}
+	return append(out, n.End()...)
 }

@@ -2,6 +2,8 @@ package corpustest
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"testing"
 	"time"
@@ -99,4 +101,27 @@ func Capture(t testing.TB, r Recording) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// Records reads every record of the capture at path, failing the test on
+// a line that is not a valid record.
+func Records(t testing.TB, path string) []*envelope.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd := envelope.NewReader(f, path, envelope.ReaderOptions{})
+	var out []*envelope.Record
+	for {
+		rec, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		if err != nil {
+			t.Fatalf("read %s: %v", path, err)
+		}
+		out = append(out, rec)
+	}
 }

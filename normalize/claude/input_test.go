@@ -1,13 +1,11 @@
 package claude_test
 
 import (
-	"errors"
-	"io"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/normalize/claude"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -18,27 +16,6 @@ import (
 // SDK wrote to claude's stdin.
 const sdkCapture = "testdata/sdk-permission.capture.jsonl"
 
-func readRecords(t *testing.T, path string) []*envelope.Record {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rd := envelope.NewReader(f, path, envelope.ReaderOptions{})
-	var out []*envelope.Record
-	for {
-		rec, err := rd.Next()
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, rec)
-	}
-}
-
 // TestInputMatcherOnSDKRun replays the recorded SDK run's input with the
 // SDK's request id changed, as a new run of the SDK numbers its requests
 // afresh: every line matches, and claude's recorded answer to the
@@ -46,7 +23,7 @@ func readRecords(t *testing.T, path string) []*envelope.Record {
 func TestInputMatcherOnSDKRun(t *testing.T) {
 	m := claude.NewInputMatcher()
 	var answered, inputs int
-	for _, rec := range readRecords(t, sdkCapture) {
+	for _, rec := range corpustest.Records(t, sdkCapture) {
 		line := envelope.DecodeNativeLine(rec.EventType, rec.Payload)
 		switch {
 		case rec.Stage == envelope.StageNativeOut && rec.EventType != envelope.EventInputClosed:
@@ -87,7 +64,7 @@ func TestInputMatcherOnSDKRun(t *testing.T) {
 // request of another kind, or another prompt are each named.
 func TestInputMatcherTellsWhatDiffers(t *testing.T) {
 	var resp, req, user []byte
-	for _, rec := range readRecords(t, sdkCapture) {
+	for _, rec := range corpustest.Records(t, sdkCapture) {
 		if rec.Stage != envelope.StageNativeOut {
 			continue
 		}
