@@ -43,7 +43,7 @@ func entryTime(provider string, line []byte) time.Time {
 // fileEntries reads a JSONL session file line by line.
 type fileEntries struct {
 	f        *os.File
-	stop     func() // releases the context's watch (source.Interruptible); nil when none
+	stop     func() // releases the context's watch (ctxread.File); nil when none
 	lr       *lines.Reader
 	name     string
 	provider string

@@ -11,8 +11,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/evcap/evcap/internal/ctxread"
 	"github.com/evcap/evcap/internal/lines"
-	"github.com/evcap/evcap/source"
 )
 
 // Target says which stored session to read: a path (a JSONL session file,
@@ -66,7 +66,7 @@ func Open(ctx context.Context, t Target) (*Opened, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, stop := source.Interruptible(ctx, f)
+	r, stop := ctxread.File(ctx, f)
 	abandon := func() {
 		stop()
 		if path != "-" {

@@ -12,7 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
+
+	"github.com/evcap/evcap/internal/ctxread"
 )
 
 // FixtureFile is the name of the file that makes a directory a fixture.
@@ -120,10 +121,9 @@ func (s *Scanner) fifo(p string, res *Result) error {
 		return fmt.Errorf("scan: %w", err)
 	}
 	defer f.Close()
-	if s.ctx != nil {
-		defer context.AfterFunc(s.ctx, func() { _ = f.SetReadDeadline(time.Unix(1, 0)) })()
-	}
-	return s.stream(f, p, res)
+	r, release := ctxread.File(s.ctx, f)
+	defer release()
+	return s.stream(r, p, res)
 }
 
 // stream scans what comes down a pipe (standard input, a FIFO): a

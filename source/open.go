@@ -10,9 +10,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"time"
 
 	"github.com/evcap/evcap/fixtures"
+	"github.com/evcap/evcap/internal/ctxread"
 	"github.com/evcap/evcap/internal/jsonpick"
 	"github.com/tidwall/gjson"
 )
@@ -108,11 +108,11 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 			if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 				in.Live = false
 			}
-			f, closeF := pollable(f)
+			f, closeF := ctxread.Pollable(f)
 			stdin, c = f, closerFunc(closeF)
-			in.release = interruptible(ctx, f)
+			in.release = ctxread.Deadline(ctx, f)
 		}
-		sniffed, err := sniff(ctx, in, withContext(ctx, stdin), c)
+		sniffed, err := sniff(ctx, in, ctxread.Reader(ctx, stdin), c)
 		if err != nil {
 			if in.release != nil {
 				in.release()
@@ -141,8 +141,8 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", name, err)
 	}
-	in := &Input{Name: name, Path: name, Live: !st.Mode().IsRegular(), release: interruptible(ctx, f)}
-	in, err = sniff(ctx, in, withContext(ctx, f), f)
+	in := &Input{Name: name, Path: name, Live: !st.Mode().IsRegular(), release: ctxread.Deadline(ctx, f)}
+	in, err = sniff(ctx, in, ctxread.Reader(ctx, f), f)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -153,48 +153,18 @@ func OpenContext(ctx context.Context, name string, stdin io.Reader) (*Input, err
 // Interruptible is f as a reader whose reads fail with ctx's cause once
 // ctx is done, a read blocked on a quiet FIFO, pipe or terminal included
 // (its deadline is moved into the past; standard input of that kind is
-// opened again to take one, see pollable). release stops watching
+// opened again to take one, see package internal/ctxread). release stops watching
 // ctx and closes what was opened again; f itself is left open. For a
 // command that reads a file it opened itself (or standard input) without
 // Open's sniffing: spooling a FIFO, or reading a regular file twice.
 func Interruptible(ctx context.Context, f *os.File) (r io.Reader, release func()) {
-	if ctx == nil {
-		ctx = context.Background()
-	}
-	pf, closeF := pollable(f)
-	stop := interruptible(ctx, pf)
-	return withContext(ctx, pf), func() {
-		if stop != nil {
-			stop()
-		}
-		closeF()
-	}
+	return ctxread.File(ctx, f)
 }
 
 // closerFunc makes a close function an io.Closer.
 type closerFunc func() error
 
 func (f closerFunc) Close() error { return f() }
-
-// interruptible moves f's read deadline into the past once ctx is done, so
-// that a read blocked on a FIFO or pipe returns; files that take no
-// deadline (regular files) are left as they are. It returns the function
-// that stops watching ctx.
-func interruptible(ctx context.Context, f *os.File) func() bool {
-	if ctx.Done() == nil {
-		return nil
-	}
-	return context.AfterFunc(ctx, func() { _ = f.SetReadDeadline(time.Unix(1, 0)) })
-}
-
-// withContext makes r fail with ctx's cause once ctx is done: before each
-// read, and instead of the error of a read that ctx cut short.
-func withContext(ctx context.Context, r io.Reader) io.Reader {
-	if ctx.Done() == nil {
-		return r
-	}
-	return ctxReader{ctx, r}
-}
 
 // Reader returns the input's bytes: a capture's lines or raw output as they
 // are (the sniffed first line included), and a fixture as capture records
@@ -221,7 +191,7 @@ func openFixture(ctx context.Context, in *Input) (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	in.r = withContext(ctx, in.r)
+	in.r = ctxread.Reader(ctx, in.r)
 	return in, nil
 }
 
@@ -263,7 +233,7 @@ func sniff(ctx context.Context, in *Input, r io.Reader, c io.Closer) (*Input, er
 		if err != nil {
 			return nil, err
 		}
-		in.r = withContext(ctx, in.r)
+		in.r = ctxread.Reader(ctx, in.r)
 		return in, nil
 	default:
 		in.Kind = KindRaw

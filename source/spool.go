@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/evcap/evcap/internal/ctxread"
 )
 
 // Spool makes an input readable more than once, reading it only once: a
@@ -33,7 +35,7 @@ func Spool(ctx context.Context, r io.Reader, name string, create func() (*os.Fil
 	if err != nil {
 		return nil, false, fmt.Errorf("copy %s to a temporary file: %w", name, err)
 	}
-	_, err = io.CopyBuffer(tmp, ctxReader{ctx, r}, make([]byte, 256<<10))
+	_, err = io.CopyBuffer(tmp, ctxread.Reader(ctx, r), make([]byte, 256<<10))
 	if err == nil {
 		_, err = tmp.Seek(0, io.SeekStart)
 	}
@@ -46,23 +48,4 @@ func Spool(ctx context.Context, r io.Reader, name string, create func() (*os.Fil
 		return nil, false, fmt.Errorf("copy %s to %s: %w", name, tmp.Name(), err)
 	}
 	return tmp, true, nil
-}
-
-// ctxReader fails with ctx's cause once ctx is done.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := context.Cause(c.ctx); err != nil {
-		return 0, err
-	}
-	n, err := c.r.Read(p)
-	if err != nil && err != io.EOF {
-		if cause := context.Cause(c.ctx); cause != nil {
-			return n, cause // a read ctx cut short (its deadline moved)
-		}
-	}
-	return n, err
 }

@@ -56,6 +56,10 @@ func layerOf(pkg string) (int, bool) {
 		// The planted-secret matrix: a generator shared by tests and
 		// bench/cmd/plantbench, built on internal/lines only.
 		return 0, true
+	case rel == "internal/ctxread":
+		// Below everything: reads that stop with a context (std lib and
+		// x/sys), for source, scan and history alike.
+		return -10, true
 	case rel == "internal/litdfa":
 		// Below everything: the case-folding multi-literal search (std lib
 		// only) scan's prefilter and evbench's floor share.

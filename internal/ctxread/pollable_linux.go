@@ -1,16 +1,15 @@
 //go:build linux
 
-package source
+package ctxread
 
 import (
 	"os"
 	"strconv"
+	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
-// pollable returns a file that reads what f (standard input, or a file a
+// Pollable returns a file that reads what f (standard input, or a file a
 // caller opened) reads and whose reads a context can cut short, with what
 // closes it. Go reads
 // a blocking descriptor (a shell's pipe, a terminal) with a plain read(2)
@@ -22,7 +21,7 @@ import (
 // stays as it was. Anything else (a regular file, whose offset is shared
 // and whose reads do not block; a socket, which cannot be opened again)
 // is f itself.
-func pollable(f *os.File) (*os.File, func() error) {
+func Pollable(f *os.File) (*os.File, func() error) {
 	none := func() error { return nil }
 	if f.SetReadDeadline(time.Time{}) == nil {
 		return f, none // the poller has it already
@@ -35,7 +34,7 @@ func pollable(f *os.File) (*os.File, func() error) {
 	if m&os.ModeNamedPipe == 0 && m&os.ModeCharDevice == 0 {
 		return f, none
 	}
-	fd, err := unix.Open("/proc/self/fd/"+strconv.Itoa(int(f.Fd())), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	fd, err := syscall.Open("/proc/self/fd/"+strconv.Itoa(int(f.Fd())), syscall.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return f, none
 	}
