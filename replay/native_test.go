@@ -2,11 +2,15 @@ package replay_test
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
+	"time"
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/fixtures"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/replay"
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestNativeStreamSynthetic (a synthetic fixture: the corpus has no
@@ -43,5 +47,46 @@ func TestNativeStreamSynthetic(t *testing.T) {
 	}
 	if s := string(replay.StreamBytes(replay.NativeStream(fx, false))); s != "warning: proxy is slow\n{\"type\":\"result\"}\n" {
 		t.Errorf("StreamBytes = %q", s)
+	}
+}
+
+// TestCaptureTimesOfASanitizedCapture: a sanitized capture's offsets
+// ("+0.203s") give each native line its time since the first one, as a
+// recorded capture's wall times do.
+func TestCaptureTimesOfASanitizedCapture(t *testing.T) {
+	const path = "../export/testdata/claude-subagent.capture.jsonl"
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, err := replay.CaptureTimes(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[int64]time.Duration{}
+	var first time.Time
+	for _, rec := range corpustest.Records(t, path) {
+		if rec.Stage != envelope.StageNativeIn {
+			continue
+		}
+		at, offset, err := envelope.ParseTimestamp(rec.Timestamp)
+		if err != nil || !offset {
+			t.Fatalf("sequence %d: %q is not an offset (%v)", rec.Sequence, rec.Timestamp, err)
+		}
+		if first.IsZero() {
+			first = at
+		}
+		want[rec.Sequence] = at.Sub(first)
+	}
+	var last time.Duration
+	for _, d := range want {
+		last = max(last, d)
+	}
+	if len(want) < 5 || last < 100*time.Millisecond {
+		t.Fatalf("%d native lines over %v: want a capture with timing", len(want), last)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("times (-offsets +CaptureTimes):\n%s", d)
 	}
 }
