@@ -112,8 +112,9 @@ func Open(path string, opts Options) (*Capturer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("capture file: %w", err)
 	}
-	c := New(envelope.NewWriter(fileWriter(f, opts), envelope.WriterOptions{CaptureID: id, Now: opts.Now}), opts)
-	c.closer, c.path, c.id = f, path, id
+	d := fileWriter(f, opts)
+	c := New(envelope.NewWriter(d, envelope.WriterOptions{CaptureID: id, Now: opts.Now}), opts)
+	c.closer, c.path, c.id = d, path, id
 	return c, nil
 }
 

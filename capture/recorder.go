@@ -62,28 +62,22 @@ func NewFile(f *os.File, opts Options) (*Capturer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("capture id: %w", err)
 	}
-	c := New(envelope.NewWriter(fileWriter(f, opts), envelope.WriterOptions{CaptureID: id, Now: opts.Now}), opts)
-	c.closer, c.path, c.id = f, f.Name(), id
+	d := fileWriter(f, opts)
+	c := New(envelope.NewWriter(d, envelope.WriterOptions{CaptureID: id, Now: opts.Now}), opts)
+	c.closer, c.path, c.id = d, f.Name(), id
 	return c, nil
 }
 
-// fileWriter is what the records of a capture file are written through:
-// the file, or Options.WrapFile's wrapper of it, which Close syncs as it
-// would the file.
-func fileWriter(f *os.File, opts Options) io.Writer {
-	if opts.WrapFile == nil {
-		return f
+// fileWriter is what the records of a capture file are written through and
+// what closes it: the file, or Options.WrapFile's wrapper of it, synced in
+// the background as it grows (durableFile); Close syncs the file.
+func fileWriter(f *os.File, opts Options) *durableFile {
+	var w io.Writer = f
+	if opts.WrapFile != nil {
+		w = opts.WrapFile(f)
 	}
-	return syncedWriter{Writer: opts.WrapFile(f), f: f}
+	return newDurableFile(f, w)
 }
-
-// syncedWriter writes through a wrapper and syncs the file underneath.
-type syncedWriter struct {
-	io.Writer
-	f *os.File
-}
-
-func (s syncedWriter) Sync() error { return s.f.Sync() }
 
 // NativeWith records a line the agent printed on stdout (native_in). It
 // returns the record's sequence number and whether the line was stored as
