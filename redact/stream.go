@@ -114,7 +114,32 @@ type Stream struct {
 	// hits and hitsB are release's reused keyword hits of the scanned
 	// window (and scanHits' scratch).
 	hits, hitsB []kwHit
+	// idle is the held length at the last look, when that look released
+	// nothing and the held text was backoffFrom bytes or more (0
+	// otherwise); see backoff. ended says a delta since that look holds a
+	// byte that ends a token, and endedOff that a look made for such a
+	// byte released nothing either, so that another one does not count.
+	idle     int
+	ended    bool
+	endedOff bool
+	// looks counts the looks made (tests).
+	looks int
 }
+
+// backoff: a look scans all the held text again, so a stream that holds a
+// long text it cannot release (a base64 run, arriving a few bytes a delta,
+// is one secret-shaped token to its end) would scan it once per delta:
+// quadratic in its length (a 240 KB run in 60-byte deltas took 15 s, and
+// record, looking at every delta, fell behind its agent). Once a look of
+// backoffFrom or more held bytes released nothing, Push and Release look
+// again only when the held text has grown by half, or when a delta brings
+// a byte that ends a token (a space, a quote, a newline: what ends a run
+// of key bytes, and so what a held secret's end looks like) unless such a
+// look released nothing either. Flush, Cut and ReleaseNow always look.
+// The text scanned per block is then a small multiple of its length.
+// What comes out is the same (a later look finds what earlier ones would
+// have, see Batch); short holds, the common case, are looked at as before.
+const backoffFrom = 4 << 10
 
 // streamOverlap is how much released context a Stream scans again before
 // new text: the reach of a rule's lead-in ("password=", "Authorization:
@@ -150,10 +175,23 @@ func (r *Redactor) NewStream(lookahead int) *Stream {
 func (s *Stream) Push(delta string) []Chunk {
 	s.held = append(s.held, delta)
 	s.heldLen += len(delta)
+	if s.idle > 0 && !s.ended && !s.endedOff && endsToken(delta) {
+		s.ended = true
+	}
 	if s.heldLen < s.batch {
 		return nil
 	}
-	return s.release(false, false)
+	return s.release(false, false, false)
+}
+
+// endsToken reports whether d holds a byte that is not a key byte.
+func endsToken(d string) bool {
+	for i := 0; i < len(d); i++ {
+		if !isKeyByte(d[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 // Batch makes Push hold deltas without looking at them until at least n
@@ -172,14 +210,22 @@ func (s *Stream) Batch(n int) { s.batch = n }
 
 // Release returns the held deltas that can be released now, as Push does
 // after adding a delta; with Batch, a caller uses it when it cannot wait
-// for more (too many records held behind the oldest delta).
+// for more (too many records held behind the oldest delta). Like Push, it
+// does not look again at a long held text that a look found nothing to
+// release in until enough has arrived (see backoff).
 func (s *Stream) Release() []Chunk {
-	return s.release(false, false)
+	return s.release(false, false, false)
+}
+
+// ReleaseNow is Release that always looks: a caller about to Cut calls it
+// first, so that a cut never replaces text a look would have released.
+func (s *Stream) ReleaseNow() []Chunk {
+	return s.release(false, false, true)
 }
 
 // Flush ends the block and returns every delta still held.
 func (s *Stream) Flush() []Chunk {
-	return s.release(true, false)
+	return s.release(true, false, true)
 }
 
 // Cut releases every delta still held without ending the block, for a
@@ -192,7 +238,7 @@ func (s *Stream) Flush() []Chunk {
 // at a cut is released, at the price of redacting a little non-secret text
 // when the held tail was not one.
 func (s *Stream) Cut() []Chunk {
-	return s.release(true, true)
+	return s.release(true, true, true)
 }
 
 // Cuts reports how many Cut calls redacted a tail that could have been
@@ -202,10 +248,18 @@ func (s *Stream) Cuts() int { return s.cuts }
 // Held reports how many deltas and bytes are waiting.
 func (s *Stream) Held() (deltas, bytes int) { return len(s.held), s.heldLen }
 
-func (s *Stream) release(all, cut bool) []Chunk {
+func (s *Stream) release(all, cut, force bool) []Chunk {
 	if len(s.held) == 0 {
 		return nil
 	}
+	byEnd := false
+	if !force && s.idle > 0 {
+		byEnd = s.ended && !s.endedOff
+		if !byEnd && s.heldLen < s.idle+s.idle/2 {
+			return nil // see backoff
+		}
+	}
+	s.looks++
 	w := append(s.buf[:0], s.ctx...)
 	for _, d := range s.held {
 		w = append(w, d...)
@@ -314,8 +368,16 @@ func (s *Stream) release(all, cut bool) []Chunk {
 		s.cuts++
 	}
 	if n == 0 {
+		s.ended = false
+		if s.heldLen >= backoffFrom {
+			s.idle = s.heldLen
+			s.endedOff = s.endedOff || byEnd
+		} else {
+			s.idle, s.endedOff = 0, false
+		}
 		return nil
 	}
+	s.idle, s.ended, s.endedOff = 0, false, false
 	done := mapSpans(s.held[:n], kept, base)
 	released := 0
 	for _, d := range s.held[:n] {
@@ -414,7 +476,18 @@ func (r *Redactor) holdPoint(w []byte, base int, spans []span, probe *[]byte, ta
 			set(p, id)
 		}
 		if len(tok) >= minB64Run {
-			set(ts, RuleBase64Blob)
+			// A base64 run is held from its start however long it is:
+			// Chunks replaces a long one whole (blobSpans) and decodes a
+			// shorter one (decodedSpans), so no part of it is final until
+			// it ends. The token above stops probeReach bytes back; the
+			// run may begin further back than that.
+			p := ts
+			if ts == len(w)-probeReach {
+				for p > base && isB64URLByte(w[p-1]) {
+					p--
+				}
+			}
+			set(p, RuleBase64Blob)
 		}
 	}
 	if !r.off.home {

@@ -136,13 +136,20 @@ func lineChunk(h *hole) {
 // to release what it can, once more than batchHeld (at most maxHeld)
 // bytes of records wait: a block whose end comes late (or never) would
 // otherwise keep them until its batch filled. It reports whether the
-// head's delta is released.
-func (b *blocks) releaseHead(h *hole, held, maxHeld int) bool {
+// head's delta is released. now makes the stream look even when it
+// looked at its long held text without result lately (redact.Stream.
+// ReleaseNow): a caller about to cut the block asks that, so that the cut
+// never replaces what a look would have released.
+func (b *blocks) releaseHead(h *hole, held, maxHeld int, now bool) bool {
 	if b.batch <= 0 || held <= min(batchHeld, maxHeld) {
 		return false
 	}
 	if bs := b.open[h.key]; bs != nil {
-		bs.fill(bs.op(opRelease, "", b.lookahead)) // see redact.Stream.Release
+		op := opRelease
+		if now {
+			op = opReleaseNow
+		}
+		bs.fill(bs.op(op, "", b.lookahead)) // see redact.Stream.Release
 	}
 	return h.done
 }

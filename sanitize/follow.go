@@ -26,6 +26,7 @@ const (
 	opFlush
 	opCut
 	opRelease
+	opReleaseNow
 )
 
 // streamOp is one call on a block's stream; out and cuts (how many more
@@ -115,6 +116,8 @@ func (bs *blockStream) op(kind uint8, text string, lookahead int) []redact.Chunk
 		out = bs.s.Cut()
 	case opRelease:
 		out = bs.s.Release()
+	case opReleaseNow:
+		out = bs.s.ReleaseNow()
 	}
 	if bs.lead {
 		bs.logOp(streamOp{kind: kind, text: text, out: out, cuts: bs.s.Cuts() - before})
@@ -138,6 +141,8 @@ func (bs *blockStream) own(lookahead int) {
 			s.Cut()
 		case opRelease:
 			s.Release()
+		case opReleaseNow:
+			s.ReleaseNow()
 		}
 	}
 	bs.s, bs.fol, bs.hist, bs.histBytes = s, nil, nil, 0

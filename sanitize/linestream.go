@@ -272,11 +272,14 @@ func (lr *LineRedactor) emit() {
 	for lr.queue.len() > 0 {
 		head := lr.queue.front()
 		if head.hole != nil && !head.hole.done {
-			if lr.blocks.releaseHead(head.hole, lr.held, lr.maxHeld) {
+			if lr.blocks.releaseHead(head.hole, lr.held, lr.maxHeld, false) {
 				continue
 			}
 			if lr.held <= lr.maxHeld {
 				return
+			}
+			if lr.blocks.releaseHead(head.hole, lr.held, lr.maxHeld, true) {
+				continue
 			}
 			lr.early++
 			if lr.blocks.cut(head.hole.key) {

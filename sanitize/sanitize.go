@@ -454,11 +454,14 @@ func (s *sanitizer) emit() error {
 	for s.queue.len() > 0 {
 		head := s.queue.front()
 		if head.hole != nil && !head.hole.done {
-			if s.blocks.releaseHead(head.hole, s.held, s.maxHeld) {
+			if s.blocks.releaseHead(head.hole, s.held, s.maxHeld, false) {
 				continue
 			}
 			if s.held <= s.maxHeld {
 				return nil
+			}
+			if s.blocks.releaseHead(head.hole, s.held, s.maxHeld, true) {
+				continue
 			}
 			s.rep.EarlyFlushes++
 			if s.blocks.cut(head.hole.key) {
