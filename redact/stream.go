@@ -122,6 +122,8 @@ type Stream struct {
 	idle     int
 	ended    bool
 	endedOff bool
+	// stale says the last look released nothing and no delta came since.
+	stale bool
 	// looks counts the looks made (tests).
 	looks int
 }
@@ -130,16 +132,19 @@ type Stream struct {
 // long text it cannot release (a base64 run, arriving a few bytes a delta,
 // is one secret-shaped token to its end) would scan it once per delta:
 // quadratic in its length (a 240 KB run in 60-byte deltas took 15 s, and
-// record, looking at every delta, fell behind its agent). Once a look of
-// backoffFrom or more held bytes released nothing, Push and Release look
-// again only when the held text has grown by half, or when a delta brings
-// a byte that ends a token (a space, a quote, a newline: what ends a run
-// of key bytes, and so what a held secret's end looks like) unless such a
-// look released nothing either. Flush, Cut and ReleaseNow always look.
-// The text scanned per block is then a small multiple of its length.
-// What comes out is the same (a later look finds what earlier ones would
-// have, see Batch); short holds, the common case, are looked at as before.
-const backoffFrom = 4 << 10
+// record, looking at every delta, fell behind its agent). So a look that
+// released nothing is not made again before a delta comes (the same text
+// gives the same answer), and once a look of backoffFrom or more held
+// bytes released nothing, Push and Release look again only when the held
+// text has grown by half, or when a delta brings a byte that ends a token
+// (a space, a quote, a newline: what ends a run of key bytes, and so what
+// a held secret's end looks like) unless such a look released nothing
+// either. Flush, Cut and ReleaseNow always look. The text scanned per
+// block is then a small multiple of its length. What comes out is the
+// same (a later look finds what earlier ones would have, see Batch);
+// holds shorter than backoffFrom (a key, a password, a JWT's first part)
+// are looked at every delta as before.
+const backoffFrom = 512
 
 // streamOverlap is how much released context a Stream scans again before
 // new text: the reach of a rule's lead-in ("password=", "Authorization:
@@ -175,6 +180,7 @@ func (r *Redactor) NewStream(lookahead int) *Stream {
 func (s *Stream) Push(delta string) []Chunk {
 	s.held = append(s.held, delta)
 	s.heldLen += len(delta)
+	s.stale = false
 	if s.idle > 0 && !s.ended && !s.endedOff && endsToken(delta) {
 		s.ended = true
 	}
@@ -251,6 +257,9 @@ func (s *Stream) Held() (deltas, bytes int) { return len(s.held), s.heldLen }
 func (s *Stream) release(all, cut, force bool) []Chunk {
 	if len(s.held) == 0 {
 		return nil
+	}
+	if !force && s.stale {
+		return nil // see backoff
 	}
 	byEnd := false
 	if !force && s.idle > 0 {
@@ -368,7 +377,7 @@ func (s *Stream) release(all, cut, force bool) []Chunk {
 		s.cuts++
 	}
 	if n == 0 {
-		s.ended = false
+		s.ended, s.stale = false, !all
 		if s.heldLen >= backoffFrom {
 			s.idle = s.heldLen
 			s.endedOff = s.endedOff || byEnd
@@ -377,7 +386,7 @@ func (s *Stream) release(all, cut, force bool) []Chunk {
 		}
 		return nil
 	}
-	s.idle, s.ended, s.endedOff = 0, false, false
+	s.idle, s.ended, s.endedOff, s.stale = 0, false, false, false
 	done := mapSpans(s.held[:n], kept, base)
 	released := 0
 	for _, d := range s.held[:n] {
