@@ -3,6 +3,7 @@ package gen
 import (
 	"bufio"
 	"bytes"
+	"encoding/base64"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -38,7 +39,22 @@ type Options struct {
 	// Home, Project and Temp are the machine paths written into tool
 	// outputs and commands (defaults /home/dev, /home/dev/src/app, /tmp).
 	Home, Project, Temp string
+	// Text is what the thinking and answer deltas say: one of Texts.
+	// Inputs that a redactor finds hard are a different shape of run, not
+	// a bigger one, so the bench can be run on each.
+	Text string
 }
+
+// Texts are the kinds of streamed text Write can generate:
+//
+//	prose     words, punctuation and a little non-ASCII (the default, "")
+//	base64    a sentence, then a run of base64 several KB long, then
+//	          another sentence: an encoded file or data URL the model
+//	          writes out, which the redactor must hold to its end
+//	keywords  prose where every few words starts a secret's shape
+//	          ("token", "key=", "Bearer", "AKIA", "sk-", "-----BEGIN")
+//	          without being one, so that the rules' expressions run
+func Texts() []string { return []string{"prose", "base64", "keywords"} }
 
 // Stats describe what Write wrote.
 type Stats struct {
@@ -77,6 +93,11 @@ func Write(w io.Writer, o Options) (Stats, error) {
 	}
 	if o.Temp == "" {
 		o.Temp = "/tmp"
+	}
+	switch o.Text {
+	case "", "prose", "base64", "keywords":
+	default:
+		return Stats{}, fmt.Errorf("gen: unknown text %q (want one of %v)", o.Text, Texts())
 	}
 	g := &run{o: o, rng: rand.New(rand.NewPCG(o.Seed, 0x6576626e)), bw: bufio.NewWriterSize(w, 256<<10),
 		clock: time.Date(2026, 11, 29, 19, 0, 0, 0, time.UTC)}
@@ -233,6 +254,51 @@ func (g *run) prose(n int) []string {
 	return g.chop(string(b))
 }
 
+// streamed returns the deltas of a thinking or answer text of about n
+// words, of the kind Options.Text names.
+func (g *run) streamed(n int) []string {
+	switch g.o.Text {
+	case "base64":
+		raw := make([]byte, 3*(256+g.rng.IntN(2048)))
+		for i := range raw {
+			raw[i] = byte(g.rng.IntN(256))
+		}
+		lead := g.words(n / 4)
+		return g.chop(lead + ": " + base64.StdEncoding.EncodeToString(raw) + "\n\n" + g.words(n/4) + ".")
+	case "keywords":
+		var b []byte
+		for i := 0; i < n; i++ {
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			if g.rng.IntN(3) == 0 {
+				b = append(b, lookalikes[g.rng.IntN(len(lookalikes))]...)
+			} else {
+				b = append(b, words[g.rng.IntN(len(words))]...)
+			}
+		}
+		return g.chop(string(b))
+	}
+	return g.prose(n)
+}
+
+// lookalikes begin the shape of a secret (a rule's keyword or prefix) and
+// end before it is one.
+var lookalikes = []string{"token", "Token:", "api_key", "key=", "SECRET", "password", "passwd:", "Bearer",
+	"Authorization:", "AKIA", "ghp_", "sk-", "sk-ant-", "xoxb-", "eyJ", "-----BEGIN", "npm_", "glpat-", "hf_"}
+
+// words returns n words joined by spaces.
+func (g *run) words(n int) string {
+	var b []byte
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, words[g.rng.IntN(len(words))]...)
+	}
+	return string(b)
+}
+
 // chop splits s into deltas of 1 to 24 bytes on rune boundaries.
 func (g *run) chop(s string) []string {
 	var out []string
@@ -290,8 +356,8 @@ func (g *run) toolOutput(n int) string {
 // turn makes the next turn's content and plants secrets and negatives.
 func (g *run) turn() *turn {
 	t := &turn{
-		thinking: g.prose(20 + g.rng.IntN(40)),
-		text:     g.prose(20 + g.rng.IntN(80)),
+		thinking: g.streamed(20 + g.rng.IntN(40)),
+		text:     g.streamed(20 + g.rng.IntN(80)),
 		command:  commands[g.rng.IntN(len(commands))],
 	}
 	size := g.o.ToolOutput/2 + g.rng.IntN(g.o.ToolOutput+1)

@@ -2,9 +2,14 @@ package gen_test
 
 import (
 	"bytes"
+	"io"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/evcap/evcap/bench/gen"
+	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/internal/lines"
 	"github.com/tidwall/gjson"
 )
@@ -64,4 +69,61 @@ func TestShape(t *testing.T) {
 			t.Errorf("%s: nothing planted", p)
 		}
 	}
+}
+
+// TestTexts: each kind of streamed text says what its doc promises, in
+// every provider's run, and an unknown kind is refused.
+func TestTexts(t *testing.T) {
+	b64Run := regexp.MustCompile(`[A-Za-z0-9+/]{1000,}`)
+	for _, p := range gen.Providers() {
+		for _, text := range gen.Texts() {
+			var buf bytes.Buffer
+			if _, err := gen.Write(&buf, gen.Options{Provider: p, Size: 256 << 10, Seed: 4, Text: text}); err != nil {
+				t.Fatalf("%s %s: %v", p, text, err)
+			}
+			// A run is streamed in deltas of a few bytes: join them.
+			joined := joinedDeltas(t, p, buf.Bytes())
+			switch text {
+			case "base64":
+				if !b64Run.MatchString(joined) {
+					t.Errorf("%s %s: no base64 run of 1000 characters in the streamed text", p, text)
+				}
+			case "keywords":
+				for _, w := range []string{"Bearer", "AKIA", "-----BEGIN", "key="} {
+					if !strings.Contains(joined, w) {
+						t.Errorf("%s %s: %q never said", p, text, w)
+					}
+				}
+			case "prose":
+				if b64Run.MatchString(joined) || strings.Contains(joined, "Bearer") {
+					t.Errorf("%s %s: prose holds another kind's text", p, text)
+				}
+			}
+		}
+	}
+	if _, err := gen.Write(io.Discard, gen.Options{Provider: "claude", Size: 1, Text: "poetry"}); err == nil {
+		t.Error("an unknown text kind was accepted")
+	}
+}
+
+// joinedDeltas is the text of the run's answer and thinking as the
+// provider's normalizer reads it: its events' text, joined (opencode's
+// run output has whole parts, no deltas).
+func joinedDeltas(t *testing.T, p string, run []byte) string {
+	t.Helper()
+	n := corpustest.NewNormalizer(t, p)
+	var b strings.Builder
+	add := func(evs []event.Event) {
+		for _, e := range evs {
+			b.WriteString(e.Text)
+			b.WriteByte('\n')
+		}
+	}
+	for i, line := range bytes.Split(run, []byte("\n")) {
+		if len(line) > 0 {
+			add(n.Line(int64(i+1), line))
+		}
+	}
+	add(n.End())
+	return b.String()
 }

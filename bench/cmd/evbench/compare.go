@@ -61,7 +61,7 @@ func compare(c config) error {
 	if c.corpusRun {
 		raw, st, err = repeatCorpus(c.dir, "claude.jsonl", c.size)
 	} else {
-		raw, st, err = generate(c.dir, "claude.jsonl", gen.Options{Provider: "claude", Size: c.size, Seed: 1, BigLine: c.bigLine, SecretEvery: 40})
+		raw, st, err = generate(c.dir, "claude.jsonl", gen.Options{Provider: "claude", Size: c.size, Seed: 1, BigLine: c.bigLine, SecretEvery: 40, Text: c.text})
 	}
 	if err != nil {
 		return err
@@ -72,6 +72,9 @@ func compare(c config) error {
 	}
 	ci, _ := os.Stat(capPath)
 	what := "Claude partial-message stream"
+	if c.text != "" && c.text != "prose" {
+		what += " (" + c.text + " text)"
+	}
 	if c.corpusRun {
 		what = "real Claude partial-message outputs (" + strings.Join(corpusRunFiles, ", ") + ") repeated"
 	}

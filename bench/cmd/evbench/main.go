@@ -23,6 +23,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/evcap/evcap/bench/gen"
 )
 
 type config struct {
@@ -39,6 +41,9 @@ type config struct {
 	// corpusRun builds the main run from the real partial-message
 	// captures of testdata/corpus instead of the generator (corpusrun.go).
 	corpusRun bool
+	// text is the generator's kind of streamed text for the main run
+	// (gen.Options.Text).
+	text string
 }
 
 func main() {
@@ -63,6 +68,7 @@ func main() {
 	flag.StringVar(&c.gitleaks, "gitleaks", "", "gitleaks binary (default: from PATH; skipped when missing)")
 	flag.BoolVar(&c.skipRSS, "skip-rss", false, "skip the small/large RSS comparison")
 	flag.BoolVar(&c.corpusRun, "corpus-run", false, "build the main run from the real Claude partial-message outputs in testdata/corpus, repeated to -size, instead of the generator")
+	flag.StringVar(&c.text, "text", "prose", "what the main run's thinking and answer deltas say: "+strings.Join(gen.Texts(), ", ")+" (see bench/gen)")
 	flag.Parse()
 	var err error
 	for _, p := range []struct {
