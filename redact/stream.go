@@ -71,14 +71,16 @@ func mapSpans(deltas []string, spans []span, base int) []Chunk {
 // what could still be part of a secret.
 //
 // After each Push, the deltas that end before the hold point are released
-// at once. The hold point is the earliest of: the start of a secret found
-// so far that reaches the end of the text (it may still grow), the start
-// of a literal that begins a secret ("sk-ant-", "ghp_", "AKIA", "eyJ",
-// "-----BEGIN", a machine path, or a prefix of one of them) in the
-// trailing token, the start of a secret that some rule would find if the
-// text went on with random key characters (a value after "password=" that
-// is still too short), and a trailing base64 run long enough to be
-// decoded. Text whose tail starts no secret is released with its delta.
+// at once (a stream holding 512 bytes or more that it could not release
+// looks again less often, see backoff). The hold point is the earliest
+// of: the start of a secret found so far that reaches the end of the text
+// (it may still grow), the start of a literal that begins a secret
+// ("sk-ant-", "ghp_", "AKIA", "eyJ", "-----BEGIN", a machine path, or a
+// prefix of one of them) in the trailing token, the start of a secret
+// that some rule would find if the text went on with random key
+// characters (a value after "password=" that is still too short), and the
+// start of a trailing base64 run long enough to be decoded, however far
+// back. Text whose tail starts no secret is released with its delta.
 //
 // Released text is final: the bytes of a secret are replaced in every delta
 // it touches, as with Chunks, and Push then Flush gives what Chunks gives
