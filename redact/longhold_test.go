@@ -80,7 +80,7 @@ func TestStreamLooksLessAtALongHold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deltas := b64Deltas(6000, 1)
+	deltas := b64Deltas(2000, 1)
 	s := r.NewStream(0)
 	var got []Chunk
 	for i, d := range deltas[:len(deltas)-2] {
@@ -90,9 +90,9 @@ func TestStreamLooksLessAtALongHold(t *testing.T) {
 		}
 		got = append(got, out...)
 	}
-	// 6000 deltas of 40 bytes: a look per delta up to backoffFrom (4 KiB,
-	// about 100 deltas), then one each time the held text grows by half
-	// (10 more); without the backoff, 6000.
+	// 2000 deltas of 40 bytes: a look per delta up to backoffFrom (512
+	// bytes, 13 deltas), then one each time the held text grows by half
+	// (12 more); without the backoff, 2000.
 	if limit := 4096/40 + 20; s.looks > limit {
 		t.Errorf("%d looks at a held run of %d deltas, want at most %d", s.looks, len(deltas)-3, limit)
 	}
@@ -109,8 +109,9 @@ func TestStreamLooksLessAtALongHold(t *testing.T) {
 }
 
 // TestStreamLooksLessWhenEndsDoNotHelp: a held text that a token end does
-// not release (the body of a private key block, a line a delta, until its
-// END line) gets one look for such an end, then looks only as it grows.
+// not release (the body of a private key block, 40 KB, a line a delta,
+// until its END line) gets one look for such an end, then looks only as it
+// grows.
 func TestStreamLooksLessWhenEndsDoNotHelp(t *testing.T) {
 	r, err := New(Options{})
 	if err != nil {
@@ -118,7 +119,7 @@ func TestStreamLooksLessWhenEndsDoNotHelp(t *testing.T) {
 	}
 	deltas := []string{"key:\n-----BEGIN RSA PRIVATE KEY-----\n"}
 	rng := rand.New(rand.NewPCG(3, 4))
-	for range 4000 {
+	for range 600 {
 		b := make([]byte, 48)
 		for j := range b {
 			b[j] = byte(rng.IntN(256))
@@ -133,7 +134,7 @@ func TestStreamLooksLessWhenEndsDoNotHelp(t *testing.T) {
 	}
 	got = append(got, s.Flush()...)
 	t.Logf("%d looks for %d deltas", s.looks, len(deltas))
-	if limit := 4096/65 + 30; s.looks > limit { // 4000 without the backoff
+	if limit := 4096/65 + 30; s.looks > limit { // 600 without the backoff
 		t.Errorf("%d looks for %d deltas of a held key block, want at most %d", s.looks, len(deltas), limit)
 	}
 	if g, w := joinChunks(got), joinChunks(r.Chunks(deltas)); g != w {
