@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/ctxread"
 	"github.com/evcap/evcap/sanitize"
 	"github.com/evcap/evcap/scan"
 )
@@ -111,7 +112,7 @@ type Bundle struct {
 func Build(ctx context.Context, in io.Reader, name string, scratch io.ReadWriteSeeker, opts Options) (*Bundle, error) {
 	var rep sanitize.Report
 	if opts.AlreadySanitized {
-		if _, err := io.Copy(scratch, ctxReader{ctx, in}); err != nil {
+		if _, err := io.Copy(scratch, ctxread.Reader(ctx, in)); err != nil {
 			return nil, fmt.Errorf("bundle: copy %s: %w", name, err)
 		}
 		rep.Project = opts.Sanitize.Project
@@ -166,7 +167,7 @@ func Build(ctx context.Context, in io.Reader, name string, scratch io.ReadWriteS
 				return nil, fmt.Errorf("bundle: rewind sanitized capture: %w", err)
 			}
 		}
-		found, err := sc.Read(ctxReader{ctx, f.r}, f.name, f.kind)
+		found, err := sc.Read(ctxread.Reader(ctx, f.r), f.name, f.kind)
 		if err != nil {
 			return nil, fmt.Errorf("bundle: scan %s: %w", f.name, err)
 		}
@@ -214,17 +215,3 @@ func (b *Bundle) WriteZip(w io.Writer) error {
 
 // ManifestJSON is manifest.json as written to the archive.
 func (b *Bundle) ManifestJSON() []byte { return b.manifest }
-
-// ctxReader fails with ctx's cause once ctx is done, so that copying and
-// scanning, which take no context of their own, stop at their next read.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := context.Cause(c.ctx); err != nil {
-		return 0, err
-	}
-	return c.r.Read(p)
-}
