@@ -17,6 +17,7 @@ import (
 
 	"github.com/evcap/evcap/envelope"
 	"github.com/evcap/evcap/event"
+	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/evcap/evcap/normalize/claude"
 	"github.com/evcap/evcap/normalize/opencode"
 	"github.com/tidwall/gjson"
@@ -34,27 +35,11 @@ func normalizers(p string) (event.Normalizer, error) {
 	return nil, errors.New("no normalizer for " + p)
 }
 
-// readCapture reads a capture back with the envelope reader, failing on
-// any invalid record.
+// readCapture reads a capture back (corpustest.Records, failing on any
+// invalid record) and checks its sequence numbers run from 1.
 func readCapture(t *testing.T, path string) []*envelope.Record {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r := envelope.NewReader(f, path, envelope.ReaderOptions{})
-	var out []*envelope.Record
-	for {
-		rec, err := r.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			t.Fatalf("read %s: %v", path, err)
-		}
-		out = append(out, rec.Clone())
-	}
+	out := corpustest.Records(t, path)
 	for i, rec := range out {
 		if rec.Sequence != int64(i+1) {
 			t.Fatalf("record %d has sequence %d", i+1, rec.Sequence)
