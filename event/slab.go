@@ -87,10 +87,17 @@ func (s *Slab) nextRefs() []int64 {
 // Slab that is Reset keeps the arrays it hands out for the next round,
 // so that the same memory serves every round instead of fresh memory.
 func (s *Slab) Reset() {
-	if s.reuse {
-		for _, b := range s.evBlocks[:s.nev] {
-			clear(b[:cap(b)]) // drop what the old events pointed to
+	if s.reuse && s.nev > 0 {
+		// Drop what the old events pointed to, and only those: every
+		// array but the current one was filled, the current one up to
+		// len(s.evs). A caller that resets after each line uses one
+		// event of an array, and clearing all SlabSize of them (328
+		// bytes each, with write barriers while the collector runs) was
+		// 5 % of record's time.
+		for _, b := range s.evBlocks[:s.nev-1] {
+			clear(b[:cap(b)])
 		}
+		clear(s.evs)
 	}
 	s.reuse = true
 	s.evs, s.refs = nil, nil

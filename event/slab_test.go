@@ -53,8 +53,23 @@ func TestSlabReset(t *testing.T) {
 			}
 		}
 		s.Reset()
-		if first[0].Text != "" {
-			t.Fatalf("Reset left the old events in place: %+v", *first[0])
+		for i, ev := range first {
+			if ev.Text != "" {
+				t.Fatalf("round %d: Reset left old event %d in place: %+v", round, i, *ev)
+			}
+		}
+	}
+	// Rounds of different lengths: a short round after a long one clears
+	// what it used, and what the long round left was cleared before.
+	for _, n := range []int{1, 2*event.SlabSize + 3, 5, event.SlabSize, 0, event.SlabSize + 1} {
+		for range n {
+			s.One(&event.Event{Text: "x"})
+		}
+		s.Reset()
+		for i, ev := range first {
+			if ev.Text != "" {
+				t.Fatalf("after a round of %d: old event %d still set: %+v", n, i, *ev)
+			}
 		}
 	}
 	if allocs := testing.AllocsPerRun(10, func() {
