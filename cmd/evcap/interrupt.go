@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+
+	"github.com/evcap/evcap/internal/ctxread"
 )
 
 // interrupted is the cause of a context cancelled by a signal.
@@ -35,30 +37,26 @@ func interruptCode(ctx context.Context) int {
 	return 128 + signum(i.sig)
 }
 
-// ctxReader stops reading once ctx is done: each Read first checks ctx, so
-// a command that streams its input record by record stops at the next
-// read after a signal, whatever library does the reading.
-//
-// It also shows the run's memory budget (memoryBudget) how long the
-// lines read are, so that the soft memory limit follows the longest line.
-type ctxReader struct {
-	ctx context.Context
-	r   io.Reader
-	w   *lineWatch // nil when ctx carries no budget
+// budgetReader is how commands read their input: it stops once ctx is
+// done (ctxread.Reader, so a command that streams its input record by
+// record stops at the next read after a signal, whatever library does the
+// reading), and it shows the run's memory budget (memoryBudget) how long
+// the lines read are, so that the soft memory limit follows the longest
+// line.
+type budgetReader struct {
+	r io.Reader
+	w *lineWatch // nil when ctx carries no budget
 }
 
-func newCtxReader(ctx context.Context, r io.Reader) ctxReader {
-	c := ctxReader{ctx: ctx, r: r}
+func newBudgetReader(ctx context.Context, r io.Reader) budgetReader {
+	c := budgetReader{r: ctxread.Reader(ctx, r)}
 	if b := budgetOf(ctx); b != nil && !b.fixed {
 		c.w = &lineWatch{b: b}
 	}
 	return c
 }
 
-func (c ctxReader) Read(p []byte) (int, error) {
-	if err := context.Cause(c.ctx); err != nil {
-		return 0, err
-	}
+func (c budgetReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	if c.w != nil && n > 0 {
 		c.w.saw(p[:n])
@@ -66,14 +64,15 @@ func (c ctxReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// ctxReadSeeker is a ctxReader that can still seek, for a library that
-// reads a file twice when it can (sanitize learns the project root first).
-type ctxReadSeeker struct {
-	ctxReader
+// budgetReadSeeker is a budgetReader that can still seek, for a library
+// that reads a file twice when it can (sanitize learns the project root
+// first).
+type budgetReadSeeker struct {
+	budgetReader
 	s io.Seeker
 }
 
-func (c ctxReadSeeker) Seek(off int64, whence int) (int64, error) {
+func (c budgetReadSeeker) Seek(off int64, whence int) (int64, error) {
 	if c.w != nil {
 		c.w.reset()
 	}
@@ -85,7 +84,7 @@ func seekerWithContext(ctx context.Context, r io.ReadSeeker) io.ReadSeeker {
 	if ctx == nil {
 		return r
 	}
-	return ctxReadSeeker{newCtxReader(ctx, r), r}
+	return budgetReadSeeker{newBudgetReader(ctx, r), r}
 }
 
 // withContext wraps r so that it stops reading when ctx is done, keeping
@@ -95,9 +94,9 @@ func withContext(ctx context.Context, r io.Reader) io.Reader {
 		return r
 	}
 	if s, ok := r.(io.Seeker); ok {
-		return ctxReadSeeker{newCtxReader(ctx, r), s}
+		return budgetReadSeeker{newBudgetReader(ctx, r), s}
 	}
-	return newCtxReader(ctx, r)
+	return newBudgetReader(ctx, r)
 }
 
 // temps are the temporary files of this process that main removes when it

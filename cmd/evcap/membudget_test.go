@@ -89,7 +89,7 @@ func TestMemoryBudgetLeavesGOMEMLIMIT(t *testing.T) {
 	called := false
 	b.set = func(int64) int64 { called = true; return 0 }
 	r := withContext(withBudget(context.Background(), b), strings.NewReader(strings.Repeat("z", 2<<20)+"\n"))
-	if cr, ok := r.(ctxReadSeeker); !ok || cr.w != nil {
+	if cr, ok := r.(budgetReadSeeker); !ok || cr.w != nil {
 		t.Fatalf("reader %T has a line watch with GOMEMLIMIT set", r)
 	}
 	if _, err := io.Copy(io.Discard, r); err != nil {
