@@ -22,18 +22,30 @@ func checkValidator(t *testing.T, line []byte, cuts []int) {
 	}
 }
 
-// TestValidatorLikeValid cuts every seed of the pick tests (the grammar's
-// corner cases and every corpus line) at every offset once, short ones
-// also at every offset in one run, and long ones at random places.
-func TestValidatorLikeValid(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
+// validatorSeeds are the seeds of the pick tests (the grammar's corner
+// cases and every corpus line) and cuts of the grammar's own.
+func validatorSeeds(t testing.TB) [][]byte {
 	seeds := pickSeeds(t)
 	for _, extra := range []string{`{"a":-`, `[-1.5e+`, `{"k":"\u00`, `"\`, `[tru`, `[true`, `[nul]`, `{ } `, `[ ]`, `{"a" : [ 1 , 2 ] , "b" : { } }`,
 		`[1]x`, `1 2`, "\"a\x01\"", `{"a":1`, `[`, `{`, ` `, `"\uZZZZ"`, `"\u12G4"`, `[01]`, `[1.]`, `[1e5]`, `[-]`, `{"a"}`, `{"a":}`} {
 		seeds = append(seeds, []byte(extra))
 	}
-	for _, line := range seeds {
-		if len(line) <= 4096 {
+	return seeds
+}
+
+// cutOnceMax is the longest seed TestValidatorLikeValid cuts at every
+// offset once; TestValidatorLikeValidLongSeeds (heavy: the cuts grow with
+// the square of the length, 28 s under the race detector) does the longer
+// ones up to 4096 bytes.
+const cutOnceMax = 256
+
+// TestValidatorLikeValid cuts every seed up to cutOnceMax bytes at every
+// offset once and also at every offset in one run, and every seed at
+// random places.
+func TestValidatorLikeValid(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, line := range validatorSeeds(t) {
+		if len(line) <= cutOnceMax {
 			for c := 0; c <= len(line); c++ {
 				checkValidator(t, line, []int{c})
 			}
