@@ -69,7 +69,10 @@ type pipeline struct {
 	cur *batch // the steps not handed to the writer yet
 	// outFile is the -o file, opened once by prepare: opening it a second
 	// time could block (a FIFO) or race with another writer.
-	outFile    *os.File
+	outFile *os.File
+	// oldOutput, when not nil, is closed once the capture the -o file
+	// replaced has been let go (openOutput); finish waits for it.
+	oldOutput  <-chan struct{}
 	ord        order // lines waiting for their turn (see order)
 	opened     bool
 	provider   string
@@ -171,11 +174,11 @@ func (p *pipeline) handOff(idle bool) {
 // fails before the agent is started.
 func (p *pipeline) prepare() error {
 	if p.opts.Output != "" {
-		f, err := os.OpenFile(p.opts.Output, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+		f, dropped, err := openOutput(p.opts.Output)
 		if err != nil {
 			return fmt.Errorf("capture file: %w", err)
 		}
-		p.outFile = f
+		p.outFile, p.oldOutput = f, dropped
 		return nil
 	}
 	if err := os.MkdirAll(p.opts.Dir, 0o755); err != nil {

@@ -59,8 +59,10 @@ type Options struct {
 	// NewNormalizer makes a normalizer for a provider name (cmd's provider
 	// table). Without it nothing is normalized.
 	NewNormalizer func(provider string) (event.Normalizer, error)
-	// Output is the capture file to write (created or truncated); when
-	// empty a new file named by capture.FileName is made in Dir.
+	// Output is the capture file to write: created, or replacing what the
+	// path held (a large old capture is let go in the background, so the
+	// child starts without waiting for it; see openOutput). When empty a
+	// new file named by capture.FileName is made in Dir.
 	Output string
 	// Dir is the directory for new capture files (DefaultDir when empty).
 	Dir string

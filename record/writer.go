@@ -489,6 +489,9 @@ func assembled(e event.Event) bool {
 // capture.end.
 func (w *writer) finish(f *finishInfo) {
 	p := w.p
+	if p.oldOutput != nil {
+		defer func() { <-p.oldOutput }()
+	}
 	if w.c == nil {
 		if p.outFile != nil {
 			p.outFile.Close()
