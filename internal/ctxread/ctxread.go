@@ -4,8 +4,8 @@
 // It is the one place that knows how: the read deadline of a file the
 // poller holds is moved into the past, and standard input of that kind,
 // which a shell hands over blocking, is first opened again to be pollable
-// (pollable_linux.go). Package source (its Open and Interruptible), scan
-// and history use it.
+// (pollable_linux.go). Package source (its Open and Interruptible), scan,
+// history, bundle and cmd/evcap's input readers use it.
 //
 // It does not open paths or sniff what they hold: that is package source.
 package ctxread
