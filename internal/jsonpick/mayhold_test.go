@@ -74,3 +74,34 @@ func TestMayHoldKeyNeverMissesAKey(t *testing.T) {
 		t.Fatalf("%d objects held a key, %d others were refused: the test exercised little", holding, refused)
 	}
 }
+
+// TestContainsByRarest: containsByRarest answers as bytes.Contains for
+// keys found at the start, the end, overlapping partial matches and
+// not at all, and for keys whose rarest byte repeats or is not a letter.
+func TestContainsByRarest(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	keys := []string{"cwd", "directory", "stage", "ww", "a", "x_y", "zz9"}
+	alphabet := "cwdirectoyxz_9a\"{}:"
+	for range 20000 {
+		n := r.IntN(24)
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		for _, k := range keys {
+			if r.IntN(4) == 0 && len(k) <= n {
+				at := r.IntN(n - len(k) + 1)
+				copy(b[at:], k)
+			}
+			if got, want := containsByRarest(b, k), strings.Contains(string(b), k); got != want {
+				t.Fatalf("containsByRarest(%q, %q) = %v, bytes.Contains says %v", b, k, got, want)
+			}
+		}
+	}
+	if i := rarestByte("cwd"); i != 1 {
+		t.Fatalf(`rarestByte("cwd") = %d, want 1 (the w)`, i)
+	}
+	if i := rarestByte("directory"); i != 8 {
+		t.Fatalf(`rarestByte("directory") = %d, want 8 (the y)`, i)
+	}
+}
