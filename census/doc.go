@@ -4,9 +4,11 @@
 // normalizer has never seen, and names what is unknown for a CI gate.
 //
 // It reads native lines through a small interface and takes the
-// normalizer from the caller, so it opens no file, tells no provider and
-// prints nothing: evcap census (cmd/evcap) does those, and an IDE backend
-// or a CI runner can build the same report in-process. Its JSON form (the
-// struct field order, every list sorted) is the output of evcap census
-// --json.
+// normalizer from the caller, so it opens no file and tells no provider:
+// evcap census (cmd/evcap) does those. What the command's arguments mean
+// (Inputs: a directory stands for its capture files) and how the report
+// reads (Report.WriteTable, Unknown.String) live here, so an IDE backend
+// or a CI runner can build and print the same report in-process. Its JSON
+// form (the struct field order, every list sorted) is the output of evcap
+// census --json.
 package census

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/evcap/evcap/envelope"
+	"github.com/evcap/evcap/internal/termtext"
 	"github.com/spf13/cobra"
 	"github.com/tidwall/gjson"
 )
@@ -158,7 +159,7 @@ func Summarize(rec *envelope.Record) string {
 	if len(rec.Redactions) > 0 {
 		out += fmt.Sprintf(" [%d redaction(s)]", len(rec.Redactions))
 	}
-	return escapeControls(out)
+	return termtext.Escape(out)
 }
 
 func quoteIfText(path, s string) string {
@@ -178,23 +179,4 @@ func cutRunes(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
-}
-
-// escapeControls makes control characters visible so a listing can never
-// drive the terminal.
-func escapeControls(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			fmt.Fprintf(&b, `\x%02x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }

@@ -2,20 +2,14 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/evcap/evcap/census"
+	"github.com/evcap/evcap/internal/termtext"
 	"github.com/spf13/cobra"
 )
 
@@ -72,7 +66,7 @@ as one JSON document with a fixed key order and sorting.`,
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
-			inputs, err := censusInputs(args)
+			inputs, err := census.Inputs(args)
 			if err != nil {
 				return &exitError{code: 2, err: err}
 			}
@@ -89,49 +83,6 @@ as one JSON document with a fixed key order and sorting.`,
 	cmd.Flags().StringVar(&provider, "provider", "auto", "provider of input that cannot be told: auto, "+strings.Join(providerNames(), ", "))
 	cmd.Flags().StringSliceVar(&cliVersions, "cli-version", nil, "CLI version for files whose stream and capture do not say: VERSION for all, or PROVIDER=VERSION (repeatable)")
 	return cmd
-}
-
-// censusInput is one file to count; inTree is true for a file found by
-// searching a directory, which is skipped rather than an error when no
-// provider's output fits it.
-type censusInput struct {
-	name   string
-	inTree bool
-}
-
-// censusExts are the names a directory search takes: raw output and
-// captures (.jsonl, .ndjson) and raw opencode SSE (.sse.txt).
-var censusExts = []string{".jsonl", ".ndjson", ".sse.txt"}
-
-// censusInputs expands the arguments: a directory becomes the files under
-// it with a census extension, in lexical order; anything else is taken as
-// a file ("-" is standard input).
-func censusInputs(args []string) ([]censusInput, error) {
-	var out []censusInput
-	for _, a := range args {
-		st, err := os.Stat(a)
-		if a == "-" || err != nil || !st.IsDir() {
-			out = append(out, censusInput{name: a})
-			continue
-		}
-		n := len(out)
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.Type().IsRegular() && slices.ContainsFunc(censusExts, func(x string) bool { return strings.HasSuffix(d.Name(), x) }) {
-				out = append(out, censusInput{name: p, inTree: true})
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("search %s: %w", a, err)
-		}
-		if len(out) == n {
-			return nil, fmt.Errorf("%s: no %s files in this directory tree", a, strings.Join(censusExts, ", "))
-		}
-	}
-	return out, nil
 }
 
 // censusOptions are the settings of one census.
@@ -167,12 +118,12 @@ type censusReport struct{ *census.Report }
 // the census (exit 2): a report that silently skipped it would understate
 // the drift. Files found in a directory that no provider fits are listed in
 // Skipped instead.
-func runCensus(ctx context.Context, s streams, inputs []censusInput, o censusOptions) (*censusReport, error) {
+func runCensus(ctx context.Context, s streams, inputs []census.Input, o censusOptions) (*censusReport, error) {
 	c := census.New()
 	for _, input := range inputs {
-		g, err := censusFile(ctx, s, input.name, o)
-		if errors.Is(err, errNoProvider) && input.inTree {
-			c.Skip(input.name)
+		g, err := censusFile(ctx, s, input.Name, o)
+		if errors.Is(err, errNoProvider) && input.InTree {
+			c.Skip(input.Name)
 			continue
 		}
 		if err != nil {
@@ -226,15 +177,15 @@ func (r *censusReport) print(s streams, asJSON bool, gate census.FailOn) error {
 		}
 		out.Write(b)
 		out.WriteByte('\n')
-	} else {
-		writeCensusTable(out, r)
+	} else if err := r.WriteTable(out); err != nil {
+		return fmt.Errorf("write census: %w", err)
 	}
 	if err := out.Flush(); err != nil {
 		return fmt.Errorf("write census: %w", err)
 	}
 	if len(r.Skipped) > 0 {
 		fmt.Fprintf(s.err, "evcap: census: skipped %d file(s) found in directories that no provider's output fits (first: %s)\n",
-			len(r.Skipped), escapeControls(r.Skipped[0]))
+			len(r.Skipped), termtext.Escape(r.Skipped[0]))
 	}
 	if msgs := r.failures(gate); len(msgs) > 0 {
 		for _, msg := range msgs {
@@ -255,46 +206,7 @@ func (r *censusReport) unknownList() []string { return r.failures(census.FailAll
 func (r *censusReport) failures(gate census.FailOn) []string {
 	var msgs []string
 	for _, u := range r.Failures(gate) {
-		if u.Field == "" {
-			msgs = append(msgs, fmt.Sprintf("%s %s: unknown type %s (%d, first at %s)",
-				u.Provider, u.CLIVersion, escapeControls(u.NativeType), u.Count, u.FirstSeen))
-			continue
-		}
-		msgs = append(msgs, fmt.Sprintf("%s %s: unknown field %s of %s (%d, first at %s)",
-			u.Provider, u.CLIVersion, escapeControls(u.Field), escapeControls(u.NativeType), u.Count, u.FirstSeen))
+		msgs = append(msgs, u.String())
 	}
 	return msgs
-}
-
-// writeCensusTable prints one aligned table per provider and version, then
-// a one-line total. Names from the input are escaped: a census of hostile
-// input must not drive the terminal.
-func writeCensusTable(w io.Writer, r *censusReport) {
-	for i, g := range r.Groups {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		fmt.Fprintf(w, "%s %s: %d file(s), %d line(s)\n", g.Provider, g.CLIVersion, len(g.Files), g.Lines)
-		var table bytes.Buffer
-		tw := tabwriter.NewWriter(&table, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "  NATIVE TYPE\tCOUNT\tDISPOSITION\tUNKNOWN FIELDS\tREASON")
-		for _, t := range g.Types {
-			var fields []string
-			for _, f := range t.UnknownFields {
-				fields = append(fields, fmt.Sprintf("%s(%d)", escapeControls(f.Field), f.Count))
-			}
-			fmt.Fprintf(tw, "  %s\t%d\t%s\t%s\t%s\n", escapeControls(t.NativeType), t.Count, t.Disposition,
-				strings.Join(fields, ","), t.Reason)
-		}
-		tw.Flush()
-		// Empty last cells leave padding behind; drop it.
-		for _, line := range strings.SplitAfter(table.String(), "\n") {
-			io.WriteString(w, strings.TrimRight(line, " \n"))
-			if strings.HasSuffix(line, "\n") {
-				io.WriteString(w, "\n")
-			}
-		}
-	}
-	fmt.Fprintf(w, "\ncensus: %d group(s), %d unknown type(s), %d unknown field(s)\n",
-		len(r.Groups), r.UnknownTypes, r.UnknownFields)
 }

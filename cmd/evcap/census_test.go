@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/evcap/evcap/census"
 	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/internal/corpustest"
 	"github.com/google/go-cmp/cmp"
@@ -22,16 +23,18 @@ import (
 func TestCensusCorpus(t *testing.T) {
 	files := corpustest.NativeFiles(t)
 	var stderr bytes.Buffer
-	var inputs []censusInput
+	var inputs []census.Input
 	for _, f := range files {
-		inputs = append(inputs, censusInput{name: f})
+		inputs = append(inputs, census.Input{Name: f})
 	}
 	rep, err := runCensus(context.Background(), streams{in: strings.NewReader(""), out: &bytes.Buffer{}, err: &stderr}, inputs, censusOptions{provider: "auto"})
 	if err != nil {
 		t.Fatalf("census: %v (stderr %q)", err, stderr.String())
 	}
 	var table bytes.Buffer
-	writeCensusTable(&table, rep)
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("census of %d corpus files:\n%s", len(files), table.String())
 	if stderr.Len() > 0 {
 		t.Errorf("census wrote to stderr:\n%s", stderr.String())

@@ -71,6 +71,10 @@ func layerOf(pkg string) (int, bool) {
 		// The one-pass field reader every normalize/<provider> shares
 		// (std lib, gjson, internal/textcut).
 		return -5, true
+	case rel == "internal/termtext":
+		// Below everything: escaping input-controlled text for a terminal
+		// (std lib only), for cmd's listings and census's table.
+		return -10, true
 	case rel == "internal/textcut", rel == "internal/census":
 		// Below event: the summary/output cutting and the unknown-key census
 		// listing that every normalizer shares (std lib and gjson only).
