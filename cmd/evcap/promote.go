@@ -11,6 +11,7 @@ import (
 	"github.com/evcap/evcap/minimize"
 	"github.com/evcap/evcap/promote"
 	"github.com/evcap/evcap/replay"
+	"github.com/evcap/evcap/replayrun"
 	"github.com/evcap/evcap/scan"
 	"github.com/spf13/cobra"
 )
@@ -156,7 +157,7 @@ func runPromote(ctx context.Context, s streams, arg string, o promoteFlags) erro
 func minimizeForPromote(ctx context.Context, s streams, fx *fixtures.Fixture, norm func() replay.Normalizer, arg, fault string) (*fixtures.Fixture, error) {
 	bad := func(err error) error { return &exitError{code: 2, err: err} }
 	ropts := replay.Options{Mode: replay.ModeNative, Normalizer: norm}
-	if err := inject(&ropts, fault); err != nil {
+	if err := replayrun.Inject(&ropts, fault); err != nil {
 		return nil, bad(err)
 	}
 	fails, m, err := minimize.ReplayFails(fx, ropts)

@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 
-	"github.com/evcap/evcap/fixtures"
+	"github.com/evcap/evcap/replayrun"
 )
 
 // promoteExec writes the exec golden of a freshly promoted fixture: the
@@ -14,20 +12,18 @@ import (
 // --update runs it (every default chunking must agree and the command must
 // exit 0), so that replay of the fixture checks that golden from then on.
 func promoteExec(ctx context.Context, s streams, dir, command, name string) error {
-	fx, err := fixtures.Load(os.DirFS(dir), ".")
+	if name == "" {
+		name = replayrun.ExecName(command)
+	}
+	res, err := replayrun.RunExec(ctx, dir, replayrun.Options{Exec: command, Name: name, Update: true})
 	if err != nil {
 		return err
 	}
-	f := replayFlags{exec: command, name: name, update: true}
-	if name == "" {
-		name = execName(f)
-	}
-	res := replayExec(ctx, replayInput{path: dir, fx: fx, goldDir: filepath.Join(dir, fixtures.GoldenDir)}, f, command, name)
 	switch res.Status {
-	case "updated", "unchanged":
+	case replayrun.StatusUpdated, replayrun.StatusUnchanged:
 		fmt.Fprintf(s.out, "exec golden %s written (%s)\n", res.Golden, command)
 		return nil
-	case "mismatch":
+	case replayrun.StatusMismatch:
 		if len(res.Mismatches) > 0 {
 			fmt.Fprintln(s.err, res.Mismatches[0].Error())
 		}

@@ -10,12 +10,8 @@ import (
 	"github.com/evcap/evcap/history"
 	"github.com/evcap/evcap/promote"
 	"github.com/evcap/evcap/replay"
-	"github.com/evcap/evcap/source"
+	"github.com/evcap/evcap/replayrun"
 )
-
-// restoredDir is where a fixture keeps the restored (imported) session of
-// the same run: a fixture of its own, inside the live one.
-const restoredDir = "restored"
 
 // promoteRestored puts the imported stored session at path (evcap import)
 // into the live fixture at fixtureDir as fixtureDir/restored, sanitized and
@@ -54,7 +50,7 @@ func promoteRestored(ctx context.Context, s streams, fixtureDir, path string, pa
 		return err
 	}
 	defer os.RemoveAll(stage)
-	staged, err := promote.Promote(fx, promote.Options{Name: restoredDir, Dir: stage, Normalizer: norm, Source: filepath.Base(path)})
+	staged, err := promote.Promote(fx, promote.Options{Name: replayrun.RestoredDir, Dir: stage, Normalizer: norm, Source: filepath.Base(path)})
 	if err != nil {
 		return err
 	}
@@ -71,7 +67,7 @@ func promoteRestored(ctx context.Context, s streams, fixtureDir, path string, pa
 		}
 		return fmt.Errorf("%s: refusing to add the restored session: %d finding(s) in it or its goldens", path, len(found))
 	}
-	target := filepath.Join(fixtureDir, restoredDir)
+	target := filepath.Join(fixtureDir, replayrun.RestoredDir)
 	if err := os.RemoveAll(target); err != nil {
 		return err
 	}
@@ -79,7 +75,7 @@ func promoteRestored(ctx context.Context, s streams, fixtureDir, path string, pa
 		return err
 	}
 	fmt.Fprintf(s.out, "added the restored session %s to %s (%s, %s)\n", path, target, fixtures.FileName, goldenList(target))
-	d, err := compareRestored(fixtureDir)
+	d, err := replayrun.CompareRestored(fixtureDir)
 	if err != nil {
 		return err
 	}
@@ -87,31 +83,4 @@ func promoteRestored(ctx context.Context, s streams, fixtureDir, path string, pa
 		fmt.Fprintf(s.err, "evcap: promote: the restored session differs from the live run: %v (replay of this fixture fails until the restore path shows the same)\n", d)
 	}
 	return nil
-}
-
-// compareRestored compares a fixture with the restored session it keeps
-// (fixtureDir/restored), after both are folded into chat groups. It
-// returns nil, nil when the fixture keeps no restored session.
-func compareRestored(fixtureDir string) (*history.Difference, error) {
-	rdir := filepath.Join(fixtureDir, restoredDir)
-	if _, err := os.Stat(filepath.Join(rdir, fixtures.FileName)); err != nil {
-		return nil, nil
-	}
-	live, err := source.Open(fixtureDir, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer live.Close()
-	restored, err := source.Open(rdir, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer restored.Close()
-	return history.CompareCaptures(live.Reader(), fixtureDir, restored.Reader(), rdir, history.CompareOptions{})
-}
-
-// hasRestored reports whether a fixture directory keeps a restored session.
-func hasRestored(fixtureDir string) bool {
-	_, err := os.Stat(filepath.Join(fixtureDir, restoredDir, fixtures.FileName))
-	return err == nil
 }

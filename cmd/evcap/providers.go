@@ -1,27 +1,18 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/evcap/evcap/event"
-	"github.com/evcap/evcap/history"
-	providerpkg "github.com/evcap/evcap/provider"
 	"github.com/evcap/evcap/providers"
+	"github.com/evcap/evcap/replayrun"
 )
 
 // normOptions are the reading options a command can ask of any provider's
-// normalizer; a provider whose output has nothing they apply to ignores
-// them. The zero value is each normalizer's default.
+// normalizer (replayrun.Reading, which says what each does): read
+// deltas as cumulative snapshots (--cumulative-deltas), or the native
+// lines of an imported stored session (Fixture.Restored).
 type normOptions struct {
-	// cumulativeDeltas reads text and thinking deltas as cumulative
-	// snapshots (--cumulative-deltas). Codex prints no deltas, and
-	// opencode run prints whole parts, so it changes nothing for them.
 	cumulativeDeltas bool
-	// restored reads the native lines of an imported stored session
-	// (evcap import, Fixture.Restored) with the provider's history
-	// normalizer; the other options do not apply to it.
-	restored bool
+	restored         bool
 }
 
 // providerNames lists the providers evcap understands (package
@@ -35,16 +26,10 @@ func newNormalizer(provider string) (event.Normalizer, error) {
 	return newNormalizerWith(provider, normOptions{})
 }
 
-// newNormalizerWith is newNormalizer with reading options.
+// newNormalizerWith is newNormalizer with reading options
+// (replayrun.NewNormalizer, which evcap replay uses too).
 func newNormalizerWith(provider string, o normOptions) (event.Normalizer, error) {
-	if o.restored {
-		return history.NewNormalizer(provider)
-	}
-	d, ok := providers.Lookup(provider)
-	if !ok {
-		return nil, fmt.Errorf("unknown provider %q (known: %s)", provider, strings.Join(providerNames(), ", "))
-	}
-	return d.Normalizer(providerpkg.Options{CumulativeDeltas: o.cumulativeDeltas}), nil
+	return replayrun.NewNormalizer(provider, replayrun.Reading{CumulativeDeltas: o.cumulativeDeltas, Restored: o.restored})
 }
 
 // cumulativeDeltasHelp is the help text of --cumulative-deltas.

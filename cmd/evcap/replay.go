@@ -1,15 +1,17 @@
 package main
 
 import (
-	"fmt"
-	"io"
+	"context"
+	"encoding/json"
 	"time"
 
-	"github.com/evcap/evcap/event"
 	"github.com/evcap/evcap/replay"
+	"github.com/evcap/evcap/replayrun"
 	"github.com/spf13/cobra"
 )
 
+// replayFlags are the flags of evcap replay, as cobra fills them in;
+// options turns them into the library's replayrun.Options.
 type replayFlags struct {
 	mode   string
 	format string
@@ -130,110 +132,45 @@ Exit status: 0 everything matched, 1 a mismatch, 2 bad input (the worst wins).`,
 	return cmd
 }
 
-// inject wraps the normalizer or renderer of opts with a known fault.
-func inject(opts *replay.Options, fault string) error {
-	switch fault {
-	case "":
-	case "drop-delta":
-		mk := opts.Normalizer
-		opts.Normalizer = func() replay.Normalizer { return &dropDelta{n: mk(), drop: 3} }
-	case "ignore-cumulative":
-		// The bug class --cumulative exists for: snapshots read as pieces.
-		opts.CumulativeNormalizer = opts.Normalizer
-	case "duplicate-text", "last-delta-only":
-		wrap := func(mk replay.NewRenderer) replay.NewRenderer {
-			if mk == nil {
-				return nil
-			}
-			return func(w io.Writer) replay.Renderer {
-				if fault == "duplicate-text" {
-					return &duplicateText{r: mk(w), dup: 3}
-				}
-				return &lastDeltaOnly{r: mk(w)}
-			}
+// runReplay is evcap replay: the flags as replayrun.Options, one
+// replayrun.Run over the paths, its report printed as text or JSON, and
+// the exit status of the worst check.
+func runReplay(ctx context.Context, s streams, args []string, f replayFlags) error {
+	rep, err := replayrun.Run(ctx, args, f.options(s))
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if f.json {
+		enc := json.NewEncoder(s.out)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			return &exitError{code: 2, err: err}
 		}
-		opts.Renderer, opts.Legacy = wrap(opts.Renderer), wrap(opts.Legacy)
-	default:
-		return fmt.Errorf("--inject %q: want drop-delta, duplicate-text or last-delta-only, or ignore-cumulative with --cumulative", fault)
+	} else {
+		printReplay(s, rep.Results)
+	}
+	if rep.Exit != 0 {
+		return &exitError{code: rep.Exit}
 	}
 	return nil
 }
 
-// dropDelta loses the drop-th text delta, as a normalizer with a boundary
-// bug would.
-type dropDelta struct {
-	n          replay.Normalizer
-	seen, drop int
-}
-
-func (d *dropDelta) Line(ref int64, line []byte) []event.Event {
-	var out []event.Event
-	for _, e := range d.n.Line(ref, line) {
-		if e.Kind == event.KindText && e.Phase == event.PhaseDelta {
-			d.seen++
-			if d.seen == d.drop {
-				continue
-			}
-		}
-		out = append(out, e)
+// options are f as the library's options: standard input read once into
+// a temporary file main knows of, and every capture read with the run's
+// context and memory budget.
+func (f replayFlags) options(s streams) replayrun.Options {
+	o := replayrun.Options{
+		Mode: replay.Mode(f.mode), Cumulative: f.cumulative, CumulativeDeltas: f.cumulativeDeltas,
+		Update: f.update, Inject: f.inject, NoExec: f.noExec,
+		Exec: f.exec, Name: f.name, Golden: f.golden, Chunkings: f.chunkings, Timing: f.timing, Settle: f.settle,
+		Stdin: s.in, Temp: tempFiles(), WrapReader: seekerWithContext,
 	}
-	return out
-}
-
-func (d *dropDelta) End() []event.Event { return d.n.End() }
-
-// duplicateText renders the dup-th text delta twice.
-type duplicateText struct {
-	r         replay.Renderer
-	seen, dup int
-}
-
-func (d *duplicateText) Render(e event.Event) error {
-	if e.Kind == event.KindText && e.Phase == event.PhaseDelta {
-		d.seen++
-		if d.seen == d.dup {
-			if err := d.r.Render(e); err != nil {
-				return err
-			}
-		}
+	if f.formatSet {
+		o.Format = f.format
 	}
-	return d.r.Render(e)
-}
-
-func (d *duplicateText) Close() error { return d.r.Close() }
-
-// lastDeltaOnly keeps only the last of a run of deltas of one block, as a
-// renderer that replaces instead of appending would.
-type lastDeltaOnly struct {
-	r       replay.Renderer
-	pending *event.Event
-}
-
-func (l *lastDeltaOnly) Render(e event.Event) error {
-	if e.Phase == event.PhaseDelta && (e.Kind == event.KindText || e.Kind == event.KindThinking) {
-		if l.pending != nil && (l.pending.Kind != e.Kind || l.pending.MessageID != e.MessageID || l.pending.PartID != e.PartID) {
-			if err := l.r.Render(*l.pending); err != nil {
-				return err
-			}
-		}
-		l.pending = &e
-		return nil
+	if f.rechunk >= 0 {
+		o.Rechunk, o.RechunkSeed = true, uint64(f.rechunk)
 	}
-	if l.pending != nil {
-		p := *l.pending
-		l.pending = nil
-		if err := l.r.Render(p); err != nil {
-			return err
-		}
-	}
-	return l.r.Render(e)
-}
-
-func (l *lastDeltaOnly) Close() error {
-	if l.pending != nil {
-		if err := l.r.Render(*l.pending); err != nil {
-			return err
-		}
-	}
-	return l.r.Close()
+	return o
 }

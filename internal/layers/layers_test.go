@@ -23,6 +23,11 @@ func layerOf(pkg string) (int, bool) {
 		return 50, true
 	case rel == "cmd/evcap", strings.HasPrefix(rel, "bench/cmd/"):
 		return 40, true
+	case rel == "replayrun":
+		// evcap replay as a library: plans each input's checks with
+		// promote's renderers and checks restored sessions with history
+		// (both layer 30), so above them and below cmd.
+		return 35, true
 	case rel == "promote", rel == "record", rel == "bundle", rel == "minimize", rel == "export", rel == "history":
 		return 30, true
 	case rel == "replay/replaytest":
