@@ -1,3 +1,5 @@
+//go:build unix
+
 package bundle_test
 
 import (

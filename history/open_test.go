@@ -1,3 +1,5 @@
+//go:build unix
+
 package history_test
 
 import (

@@ -1,3 +1,5 @@
+//go:build unix
+
 package history_test
 
 // End-to-end tests with the real agent CLIs (names contain RealCLI; run by

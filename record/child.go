@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/mattn/go-isatty"
-	"golang.org/x/sys/unix"
 )
 
 // Command runs argv as a child in its own process group and records it.
@@ -20,6 +19,15 @@ import (
 // drain timeout passed), with the exit code evcap should exit with. An
 // error means the capture could not be written; the Result is still
 // filled in as far as it goes.
+//
+// A signal from Options.Signals goes to the child's process group; a
+// second SIGINT becomes SIGKILL. Windows has no signals to send: there
+// the first SIGINT (or SIGTERM, SIGHUP) sends CTRL_BREAK_EVENT to the
+// child's process group, which by default ends a console program, and
+// the second SIGINT (or SIGKILL) terminates the child with Process.Kill,
+// leaving what it started running; when evcap has no console to send the
+// event through, the child is terminated at once. capture.end's notes say
+// which was done.
 func Command(argv []string, opts Options) (Result, error) {
 	opts.defaults()
 	if len(argv) == 0 {
@@ -101,7 +109,6 @@ func Command(argv []string, opts Options) (Result, error) {
 
 	var notes []string
 	interrupts := 0
-	pid := cmd.Process.Pid
 	forwarded := false
 wait:
 	for {
@@ -116,8 +123,7 @@ wait:
 					continue
 				}
 				forwarded = true
-				notes = append(notes, fmt.Sprintf("evcap passed %s on to the agent", unix.SignalName(s)))
-				syscall.Kill(pid, s)
+				notes = append(notes, forwardSignal(cmd.Process, s, false))
 				continue
 			}
 			forwarded = true
@@ -128,10 +134,7 @@ wait:
 					fmt.Fprintf(p.con, "\nevcap: second interrupt: killing %s\n", filepath.Base(argv[0]))
 				}
 			}
-			notes = append(notes, fmt.Sprintf("evcap sent %s to the agent's process group", unix.SignalName(s)))
-			if err := syscall.Kill(-pid, s); err != nil {
-				syscall.Kill(pid, s)
-			}
+			notes = append(notes, forwardSignal(cmd.Process, s, true))
 		case <-waited:
 			break wait
 		}
@@ -173,7 +176,7 @@ wait:
 	ws, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	if ws.Signaled() {
 		ex.exit = 128 + int(ws.Signal())
-		ex.signal = unix.SignalName(ws.Signal())
+		ex.signal = signalName(ws.Signal())
 	} else {
 		code := ws.ExitStatus()
 		ex.code, ex.exit = &code, code

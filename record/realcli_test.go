@@ -1,3 +1,5 @@
+//go:build unix
+
 package record_test
 
 // End-to-end tests of `evcap record` wrapped around the real agent CLIs,

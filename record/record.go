@@ -94,8 +94,12 @@ type Options struct {
 	// to evcap itself are forwarded to the child alone (SIGINT and SIGQUIT
 	// only when stdin is not a terminal, since a terminal's ^C reached the
 	// child already), and a second SIGINT is not turned into SIGKILL.
+	// On Windows the child shares evcap's console, so it got every
+	// console event evcap got; only SIGKILL is acted on (the child is
+	// terminated).
 	Transparent bool
-	// Signals delivers the signals to forward (SIGINT, SIGTERM, SIGHUP).
+	// Signals delivers the signals to forward (SIGINT, SIGTERM, SIGHUP;
+	// on Windows os.Interrupt, SIGTERM or os.Kill: see Command).
 	Signals <-chan os.Signal
 	// UntilIdle ends an SSE or stdin recording when the session reports
 	// it is idle after having been busy.

@@ -1,3 +1,5 @@
+//go:build unix
+
 package record_test
 
 // The official TypeScript SDKs as real clients nobody here wrote: the

@@ -19,7 +19,6 @@ import (
 	"github.com/evcap/evcap/render/term"
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
-	"golang.org/x/sys/unix"
 )
 
 type recordOptions struct {
@@ -265,14 +264,6 @@ func isTerminal(f *os.File) bool {
 	return isatty.IsTerminal(f.Fd())
 }
 
-func terminalWidth(f *os.File) int {
-	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
-	if err != nil || ws.Col == 0 {
-		return 0
-	}
-	return int(ws.Col)
-}
-
 // runShim is what an evcap shim stand-in runs: the next real CLI on PATH
 // after the shim directory, recorded with --passthrough and without a word
 // of evcap's own on the terminal, so that the program that launched the
@@ -325,7 +316,7 @@ func runShim(s streams, o recordOptions, args []string) error {
 		opts.RecordStdin = !isTerminal(f)
 	}
 	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2)
+	signal.Notify(sigs, shimSignals()...)
 	pipe := make(chan os.Signal, 1)
 	signal.Notify(pipe, syscall.SIGPIPE)
 	opts.Signals = sigs
@@ -334,11 +325,7 @@ func runShim(s streams, o recordOptions, args []string) error {
 	signal.Stop(pipe)
 	if res.Signal != "" {
 		// Die the way the CLI died, so the parent sees the same wait status.
-		if sig := unix.SignalNum(res.Signal); sig != 0 {
-			signal.Reset(sig)
-			syscall.Kill(os.Getpid(), sig)
-			time.Sleep(100 * time.Millisecond)
-		}
+		dieBy(res.Signal)
 	}
 	if res.ExitCode != 0 {
 		return &exitError{code: res.ExitCode}

@@ -17,7 +17,6 @@ import (
 	"github.com/evcap/evcap/envelope"
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/tidwall/gjson"
-	"golang.org/x/sys/unix"
 )
 
 // testChild is the evcap-testchild command of the record scripts: a
@@ -102,7 +101,7 @@ func testChild() {
 			signal.Notify(c, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 			go func() {
 				s := (<-c).(syscall.Signal)
-				fmt.Printf("got %s\n", unix.SignalName(s))
+				fmt.Printf("got %s\n", childSignalName(s))
 				os.Exit(128 + int(s))
 			}()
 		case "ignoreint":

@@ -1,3 +1,5 @@
+//go:build unix
+
 package main
 
 // The floor stages: evbench re-runs itself as a tool that does only the

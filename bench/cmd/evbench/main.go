@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command evbench measures evcap against cat, jq and gitleaks on generated
 // agent output, in one invocation and alternating the tools, so every goal
 // is a ratio of two figures taken minutes apart on the same machine.
